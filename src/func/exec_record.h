@@ -1,0 +1,47 @@
+// The record of one executed warp-instruction: the single product of the functional engine that
+// the timing model, statistics and every storage mechanism consume.
+//
+// Lifetime: filled by Engine::step() into a caller-owned record that is reused for every step
+// (no allocation). Pointers into register storage stay valid until the same warp executes its
+// next instruction.
+#pragma once
+#include <cstdint>
+
+#include "ir/instr.h"
+
+namespace warpsim::func {
+
+struct ExecRecord {
+  const ir::Instr* instr = nullptr;   // the decoded instruction (op, class, types, operands)
+  uint32_t pc = 0;                    // instruction index within its function
+  uint32_t function = 0;              // Module::functions index
+  uint32_t warpInCta = 0;             // warp index within its CTA
+  uint32_t ctaLinear = 0;             // linear CTA id within the grid
+  uint32_t issueMask = 0;             // lanes active when the instruction issued (SIMT mask)
+  uint32_t execMask = 0;              // lanes that executed: issueMask & guard
+
+  // Registers written and read (value register indices in the current frame; kNoReg unused).
+  uint8_t numDstRegs = 0;
+  uint8_t numSrcRegs = 0;
+  uint32_t dstRegs[4] = {};
+  uint32_t srcRegs[6] = {};
+  // dstValues[i][lane]: the 32 lane values of dstRegs[i] after execution (points into the warp's
+  // register file).
+  const uint64_t* dstValues[4] = {};
+  bool writesPred = false;            // a predicate register was written (setp, vote, ...)
+
+  // Memory (ld/ldu/st/atom/red/prefetch): resolved space (generic resolved per lane is reported
+  // as the space of lane's address: see laneSpace), bytes per lane, and per-lane addresses.
+  ir::Space space = ir::Space::None;
+  uint8_t accessBytes = 0;            // bytes accessed per lane (vector size included)
+  bool isStore = false;
+  bool isAtomic = false;
+  uint64_t addr[32] = {};             // valid for lanes in execMask; address in `space`
+                                      // (global: device address; shared/local: offset)
+  // Control flow.
+  bool isBranch = false;
+  uint32_t takenMask = 0;             // lanes that took the branch
+  bool diverged = false;              // the branch split the warp
+};
+
+}  // namespace warpsim::func
