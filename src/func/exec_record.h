@@ -38,6 +38,9 @@ struct ExecRecord {
   bool isAtomic = false;
   uint64_t addr[32] = {};             // valid for lanes in execMask; address in `space`
                                       // (global: device address; shared/local: offset)
+  // For generic accesses (space == Generic): the space each lane's address resolved to, and
+  // addr[lane] is the address within that space (the offset for shared/local).
+  ir::Space laneSpace[32] = {};
   // Control flow.
   bool isBranch = false;
   uint32_t takenMask = 0;             // lanes that took the branch

@@ -1,0 +1,138 @@
+// `warpsim ptx-check`: parse and link a PTX file, then describe its kernels, functions and
+// module variables with the kernels' resource usage.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "commands/commands.h"
+#include "func/program.h"
+#include "runtime/device.h"
+
+namespace warpsim::app {
+
+namespace {
+
+const char* typeName(ir::Type t) {
+  switch (t) {
+    case ir::Type::None: return "";
+    case ir::Type::B8: return ".b8";
+    case ir::Type::B16: return ".b16";
+    case ir::Type::B32: return ".b32";
+    case ir::Type::B64: return ".b64";
+    case ir::Type::B128: return ".b128";
+    case ir::Type::U8: return ".u8";
+    case ir::Type::U16: return ".u16";
+    case ir::Type::U32: return ".u32";
+    case ir::Type::U64: return ".u64";
+    case ir::Type::S8: return ".s8";
+    case ir::Type::S16: return ".s16";
+    case ir::Type::S32: return ".s32";
+    case ir::Type::S64: return ".s64";
+    case ir::Type::F16: return ".f16";
+    case ir::Type::F16x2: return ".f16x2";
+    case ir::Type::BF16: return ".bf16";
+    case ir::Type::BF16x2: return ".bf16x2";
+    case ir::Type::F32: return ".f32";
+    case ir::Type::F64: return ".f64";
+    case ir::Type::Pred: return ".pred";
+  }
+  return "?";
+}
+
+const char* spaceDirective(ir::Space s) {
+  switch (s) {
+    case ir::Space::Global: return ".global";
+    case ir::Space::Const: return ".const";
+    case ir::Space::Shared: return ".shared";
+    default: return "?";
+  }
+}
+
+std::string paramList(const std::vector<ir::Param>& params) {
+  std::string out;
+  for (const ir::Param& p : params) {
+    if (!out.empty()) out += ", ";
+    // Byte arrays (structs by value) print as .b8 name[size].
+    if (p.size > ir::bytes(p.type) && ir::bytes(p.type) != 0) {
+      out += fmt::format("{} {}[{}]", typeName(p.type), p.name, p.size / ir::bytes(p.type));
+    } else {
+      out += fmt::format("{}{} {}", typeName(p.type), p.isPointer ? " .ptr" : "", p.name);
+    }
+    out += fmt::format(" @{}", p.offset);
+  }
+  return out;
+}
+
+struct CheckArgs {
+  std::string file;
+  bool estimate = false;
+};
+
+int check(const CheckArgs& args) {
+  runtime::DeviceOptions options;
+  if (args.estimate) options.resources = runtime::DeviceOptions::Resources::Estimate;
+  runtime::Device device(options);
+  runtime::Module module = device.loadModuleFile(args.file);
+  const ir::Module& m = module.ir();
+
+  size_t instructions = 0;
+  for (const ir::Function& f : m.functions) instructions += f.code.size();
+  fmt::print("{}: OK: PTX {}.{}, target sm_{}, {}-bit addresses, {} functions, {} instructions\n",
+             args.file, m.versionMajor, m.versionMinor, m.smTarget, m.addressSize,
+             m.functions.size(), instructions);
+
+  for (const std::string& name : module.kernelNames()) {
+    runtime::Kernel k = module.kernel(name);
+    const ir::Function& f = k.function();
+    const runtime::ResourceUsage& u = k.resources();
+    fmt::print("\nkernel {} (line {})\n", f.name, f.line);
+    fmt::print("  params ({} bytes): {}\n", f.kernelParamBytes,
+               f.params.empty() ? "none" : paramList(f.params));
+    fmt::print("  {} instructions, {} registers in the IR, peak {} live\n", f.code.size(),
+               f.regs.size(), f.maxLiveRegs);
+    fmt::print("  resources ({}{}): {} registers/thread, {} B shared/CTA (static), {} B "
+               "local/thread", runtime::sourceName(u.source), u.note.empty() ? "" : ", " + u.note,
+               u.registers, u.sharedBytes, u.localBytes);
+    if (u.spillStoreBytes != 0 || u.spillLoadBytes != 0) {
+      fmt::print(", spills {} B stored / {} B loaded", u.spillStoreBytes, u.spillLoadBytes);
+    }
+    fmt::print("\n");
+  }
+
+  bool header = false;
+  for (const ir::Function& f : m.functions) {
+    if (f.isEntry) continue;
+    if (!header) fmt::print("\nfunctions\n");
+    header = true;
+    std::string rets = f.rets.empty() ? "" : fmt::format("({}) ", paramList(f.rets));
+    fmt::print("  {}{}({}){}\n", rets, f.name, paramList(f.params),
+               f.isExtern ? " extern" : fmt::format(": {} instructions", f.code.size()));
+  }
+  header = false;
+  for (const ir::Symbol& s : m.symbols) {
+    if (!header) fmt::print("\nmodule variables\n");
+    header = true;
+    std::string where;
+    if (s.space == ir::Space::Global || s.space == ir::Space::Const) {
+      where = fmt::format(" at 0x{:x}", module.symbolAddress(s.name));
+    }
+    fmt::print("  {} {} {}: {} bytes{}{}\n", spaceDirective(s.space), typeName(s.elemType),
+               s.name, s.size, s.isDynamicShared ? " (dynamic)" : "", where);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Subcommand addPtxCheckCommand(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "ptx-check", "Parse and link a PTX file; list its kernels (parameters, resource usage), "
+                   "functions and module variables");
+  cmd->add_option("file", args->file, "PTX file")->required();
+  cmd->add_flag("--estimate-resources", args->estimate,
+                "Estimate registers/shared/local instead of running ptxas");
+  return {cmd, [args] { return check(*args); }};
+}
+
+}  // namespace warpsim::app

@@ -1,0 +1,119 @@
+#include "commands/run_summary.h"
+
+#include <fmt/format.h>
+
+#include "runtime/report_json.h"
+
+namespace warpsim::app {
+
+uint64_t RunSummary::warpInstructions() const {
+  uint64_t n = 0;
+  for (const runtime::LaunchReport& r : launches) n += r.warpInstructions();
+  return n;
+}
+
+uint64_t RunSummary::threadInstructions() const {
+  uint64_t n = 0;
+  for (const runtime::LaunchReport& r : launches) n += r.threadInstructions();
+  return n;
+}
+
+double RunSummary::simulationSeconds() const {
+  double t = 0;
+  for (const runtime::LaunchReport& r : launches) t += r.wallSeconds;
+  return t;
+}
+
+namespace {
+
+std::string dims(const func::Dim3& d) { return fmt::format("{},{},{}", d.x, d.y, d.z); }
+
+std::string bytes(uint64_t b) {
+  if (b >= (10u << 20)) return fmt::format("{} MiB", b >> 20);
+  if (b >= (10u << 10)) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
+std::string rate(double perSecond) {
+  if (perSecond >= 1e9) return fmt::format("{:.2f} G", perSecond / 1e9);
+  if (perSecond >= 1e6) return fmt::format("{:.2f} M", perSecond / 1e6);
+  if (perSecond >= 1e3) return fmt::format("{:.2f} k", perSecond / 1e3);
+  return fmt::format("{:.0f} ", perSecond);
+}
+
+void appendDetail(std::string& out, const runtime::LaunchReport& r) {
+  const runtime::KernelStats& s = r.stats;
+  out += fmt::format("  {}:\n    mix:", r.kernel);
+  for (size_t c = 0; c < runtime::kNumOpClasses; ++c) {
+    if (s.classMix[c] == 0) continue;
+    out += fmt::format(" {} {:.1f}%", ir::opClassName(static_cast<ir::OpClass>(c)),
+                       100.0 * static_cast<double>(s.classMix[c]) /
+                           static_cast<double>(std::max<uint64_t>(1, s.warpInstructions)));
+  }
+  out += "\n    memory:";
+  bool any = false;
+  for (size_t sp = 0; sp < runtime::kNumSpaces; ++sp) {
+    const runtime::SpaceTraffic& t = s.traffic[sp];
+    if (t.instructions == 0) continue;
+    any = true;
+    out += fmt::format(" {} {} inst / {}", runtime::spaceName(static_cast<ir::Space>(sp)),
+                       t.instructions, bytes(t.bytes));
+  }
+  if (!any) out += " none";
+  out += fmt::format("\n    branches: {} ({} divergent); loads {} stores {} atomics {}\n",
+                     s.branches, s.divergentBranches, s.loads, s.stores, s.atomics);
+}
+
+}  // namespace
+
+std::string formatSummary(const RunSummary& s, bool detail) {
+  std::string out;
+  out += fmt::format("example {} (size {}, seed {})\n\n", s.example, s.size, s.seed);
+  out += fmt::format("{:<18} {:>12} {:>10} {:>5} {:>9} {:>9} {:<9} {:>14} {:>15} {:>6} {:>9}\n",
+                     "kernel", "grid", "block", "regs", "shared", "local", "(source)",
+                     "warp inst", "thread inst", "SIMD", "time");
+  for (const runtime::LaunchReport& r : s.launches) {
+    const runtime::ResourceUsage& u = r.resources;
+    out += fmt::format(
+        "{:<18} {:>12} {:>10} {:>5} {:>9} {:>9} {:<9} {:>14} {:>15} {:>5.1f}% {:>7.3f} s\n",
+        r.kernel, dims(r.grid), dims(r.block), u.registers,
+        bytes(u.sharedBytes + r.dynamicSharedBytes), bytes(u.localBytes),
+        runtime::sourceName(u.source), r.warpInstructions(), r.threadInstructions(),
+        100.0 * r.stats.simdEfficiency(), r.wallSeconds);
+  }
+  if (detail) {
+    out += "\n";
+    for (const runtime::LaunchReport& r : s.launches) appendDetail(out, r);
+  }
+  double sim = s.simulationSeconds();
+  out += fmt::format("\n{} launches: {} warp instructions, {} thread instructions\n",
+                     s.launches.size(), s.warpInstructions(), s.threadInstructions());
+  out += fmt::format("simulation {:.3f} s ({}thread-inst/s), total wall time {:.3f} s\n", sim,
+                     rate(sim > 0 ? static_cast<double>(s.threadInstructions()) / sim : 0.0),
+                     s.wallSeconds);
+  out += fmt::format("verification: {} ({})\n", s.outcome.passed ? "PASS" : "FAIL",
+                     s.outcome.detail);
+  return out;
+}
+
+nlohmann::json summaryJson(const RunSummary& s) {
+  nlohmann::json launches = nlohmann::json::array();
+  for (const runtime::LaunchReport& r : s.launches) launches.push_back(runtime::toJson(r));
+  double sim = s.simulationSeconds();
+  return {
+      {"warpsim_version", WARPSIM_VERSION},
+      {"example", s.example},
+      {"size", s.size},
+      {"seed", s.seed},
+      {"verification", {{"passed", s.outcome.passed}, {"detail", s.outcome.detail}}},
+      {"wall_seconds", s.wallSeconds},
+      {"simulation_seconds", sim},
+      {"warp_instructions", s.warpInstructions()},
+      {"thread_instructions", s.threadInstructions()},
+      {"thread_instructions_per_second",
+       sim > 0 ? static_cast<double>(s.threadInstructions()) / sim : 0.0},
+      {"launches", launches},
+  };
+}
+
+}  // namespace warpsim::app

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The full check: Release build + all tests, a Debug build with AddressSanitizer and
+# UndefinedBehaviorSanitizer + all tests, a clang libFuzzer build of the PTX parser fuzzer and
+# a bounded fuzzing run on its seed corpus. Exits non-zero when any step fails and prints a
+# summary of every step.
+#
+# Environment: WARPSIM_JOBS (parallel jobs, default 2), WARPSIM_FUZZ_SECONDS (default 30),
+# WARPSIM_SKIP_SANITIZE=1 / WARPSIM_SKIP_FUZZ=1 to leave a stage out.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+jobs=${WARPSIM_JOBS:-2}
+fuzz_seconds=${WARPSIM_FUZZ_SECONDS:-30}
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+
+steps=()
+results=()
+failed=0
+record() {  # record <name> <status>
+  steps+=("$1")
+  results+=("$2")
+  [[ "$2" == PASS || "$2" == SKIP* ]] || failed=1
+}
+run_step() {  # run_step <name> <command...>
+  local name=$1
+  shift
+  echo
+  echo "==== $name"
+  local start=$SECONDS
+  if "$@"; then
+    record "$name" PASS
+  else
+    record "$name" "FAIL (exit $?)"
+  fi
+  echo "==== $name: ${results[-1]} in $((SECONDS - start)) s"
+}
+
+configure() {  # configure <dir> <cmake args...>
+  local dir=$1
+  shift
+  cmake -S "$root" -B "$dir" "${generator[@]}" "$@"
+}
+
+run_step "install dependencies" scripts/install-deps.sh
+
+# 1. Release build and tests.
+run_step "release: configure" configure build -DCMAKE_BUILD_TYPE=Release
+run_step "release: build" cmake --build build -j "$jobs"
+run_step "release: ctest" ctest --test-dir build --output-on-failure -j "$jobs"
+
+# 2. Sanitizer build: only the test targets (and the CLI they drive); no benchmarks.
+if [[ "${WARPSIM_SKIP_SANITIZE:-0}" == 1 ]]; then
+  record "sanitize: build + ctest" "SKIP (WARPSIM_SKIP_SANITIZE=1)"
+else
+  run_step "sanitize: configure" configure build-sanitize -DCMAKE_BUILD_TYPE=Debug \
+    -DWARPSIM_SANITIZE=ON -DWARPSIM_BENCH=OFF
+  run_step "sanitize: build" cmake --build build-sanitize -j "$jobs"
+  run_step "sanitize: ctest" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+fi
+
+# 3. libFuzzer build of the PTX parser and a bounded run on the seed corpus.
+fuzz_run() {
+  local bin=build-fuzz/fuzz/ptx_parser_fuzz
+  local corpus=fuzz/corpus
+  [[ -d "$corpus" ]] || corpus=fuzz/seeds
+  if [[ ! -x "$bin" ]]; then
+    echo "fuzz target $bin was not built"
+    return 1
+  fi
+  local work
+  work=$(mktemp -d)
+  local seeds=()
+  [[ -d "$corpus" ]] && seeds=("$corpus")
+  "$bin" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 \
+    -artifact_prefix="$work/" "$work" "${seeds[@]}"
+  local rc=$?
+  if [[ $rc -ne 0 ]]; then
+    echo "fuzzer failed; artifacts in $work"
+  else
+    rm -rf "$work"
+  fi
+  return $rc
+}
+if [[ "${WARPSIM_SKIP_FUZZ:-0}" == 1 ]]; then
+  record "fuzz: build + run" "SKIP (WARPSIM_SKIP_FUZZ=1)"
+elif ! command -v clang++ >/dev/null; then
+  record "fuzz: build + run" "FAIL (clang++ not found)"
+else
+  run_step "fuzz: configure" configure build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++ -DWARPSIM_FUZZ=ON -DWARPSIM_TESTS=OFF -DWARPSIM_BENCH=OFF
+  run_step "fuzz: build" cmake --build build-fuzz --target ptx_parser_fuzz -j "$jobs"
+  run_step "fuzz: run ${fuzz_seconds} s" fuzz_run
+fi
+
+echo
+echo "==== summary"
+for i in "${!steps[@]}"; do
+  printf '  %-28s %s\n' "${steps[$i]}" "${results[$i]}"
+done
+if [[ $failed -ne 0 ]]; then
+  echo "test.sh: FAILED"
+  exit 1
+fi
+echo "test.sh: all steps passed"

@@ -1,0 +1,187 @@
+// bindFloatAlu: routes floating-point instructions and cvt to their executor family.
+//
+// Semantics chosen where PTX leaves freedom (PTX ISA 9.0):
+//  * NaN results: f32 -> 0x7FFFFFFF and f16/bf16 -> 0x7FFF (the canonical NaNs the hardware
+//    produces; PTX says "unspecified NaN"); f64 keeps input payloads as PTX specifies.
+//  * .approx operations are computed in binary64 and rounded once (within every PTX bound).
+//  * Directed roundings (.rz .rm .rp) of f32/f64 arithmetic use the host FPU's rounding mode,
+//    set once per executor call; conversions round in software.
+//  * mad.f32 without a rounding modifier is mad.rn.f32 (fused), per the PTX ISA errata for
+//    sm_20+; div/rcp/sqrt.f32 and sin/cos/lg2/ex2/rsqrt without .approx or a rounding modifier
+//    take the legacy PTX 1.x meaning, .approx.ftz.
+#include "func/alu/alu.h"
+#include "func/alu/float_common.h"
+#include "func/alu/float_exec.h"
+
+namespace warpsim::func {
+namespace fp {
+namespace {
+
+const char* typeSuffix(ir::Type t) {
+  switch (t) {
+    case ir::Type::B8: return ".b8";
+    case ir::Type::B16: return ".b16";
+    case ir::Type::B32: return ".b32";
+    case ir::Type::B64: return ".b64";
+    case ir::Type::B128: return ".b128";
+    case ir::Type::U8: return ".u8";
+    case ir::Type::U16: return ".u16";
+    case ir::Type::U32: return ".u32";
+    case ir::Type::U64: return ".u64";
+    case ir::Type::S8: return ".s8";
+    case ir::Type::S16: return ".s16";
+    case ir::Type::S32: return ".s32";
+    case ir::Type::S64: return ".s64";
+    case ir::Type::F16: return ".f16";
+    case ir::Type::F16x2: return ".f16x2";
+    case ir::Type::BF16: return ".bf16";
+    case ir::Type::BF16x2: return ".bf16x2";
+    case ir::Type::F32: return ".f32";
+    case ir::Type::F64: return ".f64";
+    case ir::Type::Pred: return ".pred";
+    case ir::Type::None: return "";
+  }
+  return "";
+}
+
+const char* roundSuffix(ir::Round r) {
+  switch (r) {
+    case ir::Round::Rn: return ".rn";
+    case ir::Round::Rna: return ".rna";
+    case ir::Round::Rz: return ".rz";
+    case ir::Round::Rm: return ".rm";
+    case ir::Round::Rp: return ".rp";
+    case ir::Round::Rni: return ".rni";
+    case ir::Round::Rzi: return ".rzi";
+    case ir::Round::Rmi: return ".rmi";
+    case ir::Round::Rpi: return ".rpi";
+    case ir::Round::Rs: return ".rs";
+    case ir::Round::None: return "";
+  }
+  return "";
+}
+
+void doNothing(const ir::Instr&, ExecCtx&) {}
+
+// Operations whose opcode PTX shares with the integer family.
+bool sharedWithIntegers(ir::Op op) {
+  switch (op) {
+    case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Mad: case ir::Op::Div:
+    case ir::Op::Abs: case ir::Op::Neg: case ir::Op::Min: case ir::Op::Max:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool floatOnly(ir::Op op) {
+  switch (op) {
+    case ir::Op::Fma: case ir::Op::Rcp: case ir::Op::Sqrt: case ir::Op::Rsqrt: case ir::Op::Sin:
+    case ir::Op::Cos: case ir::Op::Lg2: case ir::Op::Ex2: case ir::Op::Tanh: case ir::Op::Copysign:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool isApproxForm(const ir::Instr& in) {
+  if (in.has(ir::kApprox) || in.has(ir::kFull)) return true;
+  switch (in.op) {
+    case ir::Op::Rsqrt: case ir::Op::Sin: case ir::Op::Cos: case ir::Op::Lg2: case ir::Op::Ex2:
+    case ir::Op::Tanh:
+      return true;
+    case ir::Op::Div: case ir::Op::Rcp: case ir::Op::Sqrt:
+      // Legacy f32 forms without .approx or rounding (PTX 1.x) mean .approx.ftz.
+      return in.type == ir::Type::F32 && in.round == ir::Round::None;
+    default:
+      return false;
+  }
+}
+
+ExecFn bindScalarFloat(const ir::Instr& in, std::string* error) {
+  const unsigned wantSrcs = [&] {
+    switch (in.op) {
+      case ir::Op::Fma: case ir::Op::Mad: return 3u;
+      case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Div:
+      case ir::Op::Min: case ir::Op::Max: case ir::Op::Copysign: return 2u;
+      default: return 1u;
+    }
+  }();
+  const bool threeWayMinMax = (in.op == ir::Op::Min || in.op == ir::Op::Max) && in.numSrc == 3;
+  if (in.numDst != 1 || (in.numSrc != wantSrcs && !threeWayMinMax)) {
+    return fail(in, error, "wrong number of operands");
+  }
+  if (in.dst(0).kind == ir::OperandKind::Sink) return &doNothing;
+  if (in.dst(0).kind != ir::OperandKind::Reg) return fail(in, error, "destination must be a register");
+  for (unsigned i = 0; i < in.numSrc; ++i) {
+    const ir::Operand& s = in.src(i);
+    if ((s.kind != ir::OperandKind::Reg && s.kind != ir::OperandKind::Imm) || s.reg == ir::kNoReg) {
+      return fail(in, error, "sources must be registers or immediates");
+    }
+  }
+  if (in.type == ir::Type::F16 || in.type == ir::Type::F16x2 || in.type == ir::Type::BF16 ||
+      in.type == ir::Type::BF16x2) {
+    return bindHalf(in, error);
+  }
+  switch (in.op) {
+    case ir::Op::Abs: case ir::Op::Neg: case ir::Op::Min: case ir::Op::Max: case ir::Op::Copysign:
+      return bindMinMaxSign(in, error);
+    default:
+      break;
+  }
+  if (isApproxForm(in)) {
+    if (in.op == ir::Op::Fma || in.op == ir::Op::Mad || in.op == ir::Op::Add ||
+        in.op == ir::Op::Sub || in.op == ir::Op::Mul) {
+      return fail(in, error, "no approximate form");
+    }
+    return bindApprox(in, error);
+  }
+  return bindArith(in, error);
+}
+
+}  // namespace
+
+std::string describe(const ir::Instr& in) {
+  std::string s = ir::opName(in.op);
+  s += roundSuffix(in.round);
+  if (in.has(ir::kApprox)) s += ".approx";
+  if (in.has(ir::kFull)) s += ".full";
+  if (in.has(ir::kFtz)) s += ".ftz";
+  if (in.has(ir::kSat)) s += ".sat";
+  if (in.has(ir::kRelu)) s += ".relu";
+  s += typeSuffix(in.type);
+  if (in.op == ir::Op::Cvt || in.op == ir::Op::Set) s += typeSuffix(in.type2);
+  return s;
+}
+
+ExecFn fail(const ir::Instr& in, std::string* error, const char* why) {
+  if (error != nullptr) *error = describe(in) + ": " + why;
+  return nullptr;
+}
+
+}  // namespace fp
+
+ExecFn bindFloatAlu(const ir::Instr& in, std::string* error) {
+  if (error != nullptr) error->clear();
+  switch (in.op) {
+    case ir::Op::Cvt: return fp::bindCvt(in, error);
+    case ir::Op::Testp: return fp::bindCompare(in, error);
+    case ir::Op::Setp:
+      return ir::isFloat(in.type) ? fp::bindCompare(in, error) : nullptr;
+    case ir::Op::Set:
+      return ir::isFloat(in.type2) ? fp::bindCompare(in, error) : nullptr;
+    default:
+      break;
+  }
+  if (fp::sharedWithIntegers(in.op)) {
+    if (!ir::isFloat(in.type)) return nullptr;
+    return fp::bindScalarFloat(in, error);
+  }
+  if (fp::floatOnly(in.op)) {
+    if (!ir::isFloat(in.type)) return fp::fail(in, error, "needs a floating-point type");
+    return fp::bindScalarFloat(in, error);
+  }
+  return nullptr;
+}
+
+}  // namespace warpsim::func

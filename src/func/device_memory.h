@@ -1,0 +1,93 @@
+// The device's global address space: allocations (cudaMalloc-style) backed by sparse 64 KiB pages.
+//
+// Pages are created on first touch and zero-filled; a small direct-mapped cache maps page
+// numbers to host pointers so that the engine's per-lane translation is a tag compare. Constant
+// memory (.const module symbols) lives here too: the runtime allocates it like any buffer.
+//
+// Host-side accessors (read/write/fill) throw MemoryError naming the address when the range is
+// not inside one live allocation. The engine uses translate()/allocationOf(), which never throw.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+namespace warpsim::func {
+
+class MemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class DeviceMemory {
+ public:
+  static constexpr uint64_t kBaseAddress = 0x7f00'0000'0000ull;  // first allocation
+  static constexpr unsigned kPageBits = 16;
+  static constexpr uint64_t kPageSize = uint64_t{1} << kPageBits;
+
+  struct Allocation {
+    uint64_t base = 0;
+    uint64_t size = 0;  // bytes requested (at least 1)
+    bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr - base <= size && n <= size - (addr - base); }
+  };
+
+  explicit DeviceMemory(uint64_t capacityBytes = uint64_t{16} << 30);
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+
+  // A new zero-filled allocation of `bytes` (0 is treated as 1) aligned to `align` (a power of
+  // two; at least 256 is used). Returns 0 when the live allocations would exceed the capacity.
+  uint64_t allocate(uint64_t bytes, uint64_t align = 256);
+  // Frees the allocation that starts at `addr`; false when no live allocation starts there.
+  bool release(uint64_t addr);
+  // Whether [addr, addr + bytes) lies inside one live allocation.
+  bool isMapped(uint64_t addr, uint64_t bytes) const;
+
+  void write(uint64_t addr, const void* src, uint64_t n);
+  void read(uint64_t addr, void* dst, uint64_t n) const;
+  void fill(uint64_t addr, uint8_t value, uint64_t n);
+
+  uint64_t capacity() const { return capacity_; }
+  uint64_t used() const { return used_; }
+  const std::vector<Allocation>& allocations() const { return allocs_; }  // sorted by base
+
+  // ---- engine fast path -------------------------------------------------------------------
+  // The live allocation containing [addr, addr + n), or nullptr.
+  const Allocation* allocationOf(uint64_t addr, uint64_t n) const {
+    if (lastAlloc_ && lastAlloc_->contains(addr, n)) return lastAlloc_;
+    return allocationOfSlow(addr, n);
+  }
+  // Host pointer to `addr`, creating the page on first touch. The caller has checked that the
+  // access lies inside an allocation and does not cross a page (aligned accesses of <= 16 bytes
+  // never do).
+  uint8_t* translate(uint64_t addr) {
+    const uint64_t page = addr >> kPageBits;
+    PageSlot& slot = pageCache_[page & (kPageCacheSize - 1)];
+    if (slot.tag == page) return slot.data + (addr & (kPageSize - 1));
+    return translateSlow(addr);
+  }
+
+ private:
+  static constexpr unsigned kPageCacheSize = 256;
+  struct PageSlot {
+    uint64_t tag = ~uint64_t{0};
+    uint8_t* data = nullptr;
+  };
+  uint8_t* translateSlow(uint64_t addr);
+  const Allocation* allocationOfSlow(uint64_t addr, uint64_t n) const;
+  const uint8_t* findPage(uint64_t page) const;  // nullptr: never touched (reads as zeros)
+  void checkHostRange(uint64_t addr, uint64_t n, const char* what) const;
+  void dropPagesOf(const Allocation& a);
+
+  uint64_t capacity_;
+  uint64_t used_ = 0;
+  uint64_t next_ = kBaseAddress;
+  std::vector<Allocation> allocs_;
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  std::array<PageSlot, kPageCacheSize> pageCache_{};
+  mutable const Allocation* lastAlloc_ = nullptr;  // most recent allocationOf() hit
+};
+
+}  // namespace warpsim::func

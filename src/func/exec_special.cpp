@@ -1,0 +1,119 @@
+// mov from special registers and symbols, cvta, isspacep.
+//
+// Deterministic stand-ins where hardware reports time or placement: %clock/%clock64 count the
+// warp's executed instructions; %globaltimer is 1 s plus one nanosecond per warp-instruction
+// executed so far in the launch; %smid is the CTA's linear id modulo RunOptions::numSms;
+// %warpid is the warp's index in its CTA; %nwarpid is 64; %envregN and %pm* read 0.
+#include <bit>
+
+#include "func/address_space.h"
+#include "func/alu/lanes.h"
+#include "func/cta.h"
+#include "func/executors.h"
+#include "func/warp.h"
+
+namespace warpsim::func {
+namespace {
+
+constexpr uint32_t kWarpSlotsPerSm = 64;
+constexpr uint64_t kGlobalTimerBaseNs = 1'000'000'000;
+
+uint32_t component(const Dim3& d, unsigned c) { return c == 0 ? d.x : (c == 1 ? d.y : d.z); }
+
+// Value of a special register for `lane` (uniform ones ignore the lane).
+uint64_t special(Warp& w, const ir::Operand& op, unsigned lane) {
+  GridContext& g = w.grid();
+  const unsigned c = op.comp;
+  switch (op.sreg) {
+    case ir::SpecialReg::Tid: return c < 3 ? w.tid(c, lane) : 0;
+    case ir::SpecialReg::Ntid: return component(g.config->block, c);
+    case ir::SpecialReg::Ctaid: return component(w.cta().ctaId(), c);
+    case ir::SpecialReg::Nctaid: return component(g.config->grid, c);
+    case ir::SpecialReg::LaneId: return lane;
+    case ir::SpecialReg::WarpId: return w.warpInCta();
+    case ir::SpecialReg::NWarpId: return kWarpSlotsPerSm;
+    case ir::SpecialReg::SmId: return w.cta().smId();
+    case ir::SpecialReg::NSmId: return g.options->numSms;
+    case ir::SpecialReg::GridId: return g.options->gridId;
+    case ir::SpecialReg::LaneMaskEq: return uint32_t{1} << lane;
+    case ir::SpecialReg::LaneMaskLe: return lane == 31 ? kFullMask : (uint32_t{2} << lane) - 1;
+    case ir::SpecialReg::LaneMaskLt: return (uint32_t{1} << lane) - 1;
+    case ir::SpecialReg::LaneMaskGe: return ~((uint32_t{1} << lane) - 1);
+    case ir::SpecialReg::LaneMaskGt: return lane == 31 ? 0u : ~((uint32_t{2} << lane) - 1);
+    case ir::SpecialReg::Clock: return static_cast<uint32_t>(w.instructionsExecuted());
+    case ir::SpecialReg::Clock64: return w.instructionsExecuted();
+    case ir::SpecialReg::GlobalTimer: return kGlobalTimerBaseNs + g.warpInstructions;
+    case ir::SpecialReg::GlobalTimerLo: return static_cast<uint32_t>(kGlobalTimerBaseNs + g.warpInstructions);
+    case ir::SpecialReg::GlobalTimerHi: return (kGlobalTimerBaseNs + g.warpInstructions) >> 32;
+    case ir::SpecialReg::DynamicSmemSize: return g.config->dynamicSharedBytes;
+    case ir::SpecialReg::TotalSmemSize:
+    case ir::SpecialReg::AggrSmemSize: return g.sharedBytes;
+    case ir::SpecialReg::ClusterCtaRank: return 0;
+    case ir::SpecialReg::ClusterNctarank: return 1;
+    case ir::SpecialReg::Pm0:
+    case ir::SpecialReg::EnvReg: return 0;
+  }
+  return 0;
+}
+
+// The per-lane value of a cvta/isspacep source: a register, or a symbol's (uniform) address.
+template <class F>
+void forSource(const ir::Instr& in, ExecCtx& ctx, bool generic, F&& f) {
+  const ir::Operand& s = in.src(0);
+  if (s.kind == ir::OperandKind::Symbol) {
+    const uint64_t v = ctx.warp->addrBase(linkedOf(in).addr, generic);
+    lanes::forEachLane(ctx.mask, [&](unsigned l) { f(l, v); });
+  } else {
+    const uint64_t* r = ctx.reg(s.reg);
+    lanes::forEachLane(ctx.mask, [&](unsigned l) { f(l, r[l]); });
+  }
+}
+
+}  // namespace
+
+void execMovSpecial(const ir::Instr& in, ExecCtx& ctx) {
+  const ir::Operand& d = in.dst(0);
+  const uint64_t m = lanes::dstMask(d, 64);
+  uint64_t* r = ctx.reg(d.reg);
+  Warp& w = *ctx.warp;
+  lanes::forEachLane(ctx.mask, [&](unsigned l) { r[l] = special(w, in.src(0), l) & m; });
+}
+
+void execMovSymbol(const ir::Instr& in, ExecCtx& ctx) {
+  const ir::Operand& d = in.dst(0);
+  const uint64_t v = ctx.warp->addrBase(linkedOf(in).addr, false) & lanes::dstMask(d, 64);
+  uint64_t* r = ctx.reg(d.reg);
+  lanes::forEachLane(ctx.mask, [&](unsigned l) { r[l] = v; });
+}
+
+// cvta.space.size d, a (space -> generic); cvta.to.space.size d, a (generic -> space).
+void execCvta(const ir::Instr& in, ExecCtx& ctx) {
+  const ir::Operand& d = in.dst(0);
+  const uint64_t m = lanes::dstMask(d, ir::bits(in.type) ? ir::bits(in.type) : 64);
+  const uint64_t window = windowBase(in.space);
+  const bool toSpace = in.has(ir::kToSpace);
+  uint64_t* r = ctx.reg(d.reg);
+  // A symbol source is an address in `space`, never a generic one.
+  forSource(in, ctx, false, [&](unsigned l, uint64_t v) { r[l] = (toSpace ? v - window : v + window) & m; });
+}
+
+// isspacep.space p, a: whether generic address a falls in the window of `space`. Constant data
+// lives in global memory here, so isspacep.const is false and isspacep.global true for it.
+void execIsspacep(const ir::Instr& in, ExecCtx& ctx) {
+  const ir::Operand& d = in.dst(0);
+  uint32_t result = 0;
+  forSource(in, ctx, true, [&](unsigned l, uint64_t v) {
+    bool is = false;
+    switch (in.space) {
+      case ir::Space::Global: is = genericSpace(v) == ir::Space::Global; break;
+      case ir::Space::Shared: is = genericSpace(v) == ir::Space::Shared; break;
+      case ir::Space::Local: is = genericSpace(v) == ir::Space::Local; break;
+      case ir::Space::KernelParam: is = genericSpace(v) == ir::Space::KernelParam; break;
+      default: is = false; break;
+    }
+    if (is) result |= 1u << l;
+  });
+  if (d.kind == ir::OperandKind::Pred) lanes::writePred(ctx, d.reg, result, ctx.mask);
+}
+
+}  // namespace warpsim::func

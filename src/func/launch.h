@@ -1,0 +1,53 @@
+// Launch description, options and result of a functional kernel run (see functional_gpu.h).
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "func/exec_record.h"
+
+namespace warpsim::func {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+struct LaunchConfig {
+  Dim3 grid, block;
+  uint32_t dynamicSharedBytes = 0;
+  // The kernel argument buffer, laid out per ir::Function::params offsets; its size must equal
+  // the kernel's kernelParamBytes.
+  std::vector<uint8_t> params;
+};
+
+struct LaunchResult {
+  bool ok = true;
+  // One line naming kernel, CTA, thread, PTX file:line and what went wrong, e.g.
+  //   kernel 'k' CTA (1,0,0) thread (5,0,0) at k.ptx:123: illegal global load of 4 bytes at
+  //   0x7f0000000100 (unmapped)
+  // A deadlock message has a summary first line followed by one line per warp.
+  std::string error;
+  uint64_t warpInstructions = 0;    // warp-instructions issued
+  uint64_t threadInstructions = 0;  // sum over issued warp-instructions of the active lanes
+  uint64_t ctasExecuted = 0;
+};
+
+// Receives the record of every executed warp-instruction (see exec_record.h for lifetimes).
+struct ExecObserver {
+  virtual ~ExecObserver() = default;
+  virtual void onExec(const ExecRecord& record) = 0;
+};
+
+struct RunOptions {
+  ExecObserver* observer = nullptr;
+  std::ostream* printfOut = nullptr;   // device printf destination; nullptr: std::cout
+  uint32_t numSms = 80;                // %nsmid; CTA i runs on SM i % numSms (%smid)
+  uint32_t localStackBytes = 1024;     // per-thread stack for calls, beyond the kernel's depot
+  uint64_t maxWarpInstructions = 0;    // 0: unlimited; else the launch stops with an error
+  uint32_t maxSharedBytesPerCta = 48 * 1024;  // static + dynamic shared memory limit
+  uint64_t gridId = 1;                 // %gridid
+};
+
+}  // namespace warpsim::func

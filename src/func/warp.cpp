@@ -1,0 +1,430 @@
+#include "func/warp.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "func/address_space.h"
+#include "func/cta.h"
+
+namespace warpsim::func {
+
+namespace {
+// Local memory charged to every call beyond the callee's depot (return address and saved
+// state, as a real ABI stack frame would hold), so that unbounded recursion overflows.
+constexpr uint32_t kCallFrameOverhead = 16;
+
+uint32_t alignUp(uint32_t v, uint32_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+const char* spaceName(ir::Space s) {
+  switch (s) {
+    case ir::Space::Global: return "global";
+    case ir::Space::Shared: return "shared";
+    case ir::Space::Local: return "local";
+    case ir::Space::Const: return "const";
+    case ir::Space::KernelParam: return "kernel parameter";
+    case ir::Space::FrameParam: return "parameter";
+    case ir::Space::Generic: return "generic";
+    case ir::Space::None: break;
+  }
+  return "unknown";
+}
+}  // namespace
+
+Warp::Warp(Cta& cta, GridContext& grid, uint32_t warpInCta, uint32_t lanes)
+    : cta_(&cta), grid_(&grid), warpInCta_(warpInCta) {
+  ctx_.warp = this;
+  const Dim3& b = grid.config->block;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    const uint32_t linear = warpInCta * kWarpSize + lane;
+    tid_[0][lane] = linear % b.x;
+    tid_[1][lane] = (linear / b.x) % b.y;
+    tid_[2][lane] = linear / (b.x * b.y);
+  }
+  exited_ = ~lanes;  // lanes past the end of the CTA never run
+  pushFrame(grid.kernel, lanes, 0, 0);
+  if (lanes == 0) done_ = true;
+}
+
+uint32_t Warp::currentLine() const {
+  if (done_ || simt_.empty() || !code_) return 0;
+  return code_[simt_.back().pc].in.line;
+}
+
+// ---- frames --------------------------------------------------------------------------------
+
+void Warp::bindFrame() {
+  const Frame& f = frames_.back();
+  fn_ = &grid_->program->function(f.function);
+  code_ = fn_->code.data();
+  ctx_.regs = regStack_.data() + f.regBase;
+  ctx_.preds = predStack_.data() + f.predBase;
+}
+
+void Warp::pushFrame(uint32_t function, uint32_t mask, uint32_t callPc, uint32_t localBase) {
+  const LinkedFunction& g = grid_->program->function(function);
+  Frame f;
+  f.function = function;
+  f.simtBase = static_cast<uint32_t>(simt_.size());
+  f.localBase = localBase;
+  f.callPc = callPc;
+  if (!frames_.empty()) {
+    const Frame& p = frames_.back();
+    f.regBase = p.regBase + size_t{fn_->numRegs} * kWarpSize;
+    f.predBase = p.predBase + fn_->numPreds;
+    f.paramBase = p.paramBase + size_t{fn_->frameParamBytes} * kWarpSize;
+  }
+  const size_t regEnd = f.regBase + size_t{g.numRegs} * kWarpSize;
+  if (regStack_.size() < regEnd) regStack_.resize(regEnd);
+  std::copy(g.regTemplate.begin(), g.regTemplate.end(), regStack_.begin() + static_cast<ptrdiff_t>(f.regBase));
+  for (const auto& sc : g.sharedConsts) {
+    const uint64_t v = static_cast<uint64_t>(grid_->layout->symbolOffset[sc.symbol] + sc.addend);
+    std::fill_n(regStack_.begin() + static_cast<ptrdiff_t>(f.regBase + size_t{sc.reg} * kWarpSize), kWarpSize, v);
+  }
+  const size_t predEnd = f.predBase + g.numPreds;
+  if (predStack_.size() < predEnd) predStack_.resize(predEnd);
+  std::fill_n(predStack_.begin() + static_cast<ptrdiff_t>(f.predBase), g.numPreds, 0u);
+  const size_t paramEnd = f.paramBase + size_t{g.frameParamBytes} * kWarpSize;
+  if (paramStack_.size() < paramEnd) paramStack_.resize(paramEnd);
+  std::fill_n(paramStack_.begin() + static_cast<ptrdiff_t>(f.paramBase), size_t{g.frameParamBytes} * kWarpSize, uint8_t{0});
+  frames_.push_back(f);
+  simt_.push_back({0, ir::kNoTarget, mask});
+  bindFrame();
+}
+
+void Warp::popFrame() {
+  const Frame callee = frames_.back();
+  const LinkedFunction& calleeFn = *fn_;
+  frames_.pop_back();
+  bindFrame();
+  // Copy return values of the lanes that returned (not those that exited) to the caller.
+  const ir::Module& m = grid_->module();
+  const ir::Function& callerIr = m.functions[frames_.back().function];
+  const ir::CallSite& site = callerIr.calls[code_[callee.callPc].in.target];
+  const ir::Function& calleeIr = m.functions[callee.function];
+  const uint32_t lanes = callee.returnedMask & ~exited_;
+  const size_t n = std::min(site.retOffsets.size(), calleeIr.rets.size());
+  for (uint32_t l = lanes; l != 0; l &= l - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(l));
+    const uint8_t* src = paramStack_.data() + callee.paramBase + size_t{lane} * calleeFn.frameParamBytes;
+    uint8_t* dst = frameParams(lane);
+    for (size_t i = 0; i < n; ++i)
+      std::memcpy(dst + site.retOffsets[i], src + calleeIr.rets[i].offset, calleeIr.rets[i].size);
+  }
+}
+
+// ---- control -------------------------------------------------------------------------------
+
+void Warp::branch(uint32_t target, uint32_t taken, const LinkedInstr& li) {
+  SimtEntry& t = simt_.back();
+  const uint32_t notTaken = t.mask & ~taken;
+  if (taken == 0) return;
+  if (notTaken == 0) {
+    t.pc = target;
+    return;
+  }
+  uint32_t rpc = li.reconvergePc;
+  if (rpc == ir::kNoTarget) rpc = t.rpc;
+  const uint32_t fallThrough = t.pc;  // already advanced past the branch
+  if (rpc == t.rpc) {
+    simt_.pop_back();  // the enclosing entry already waits at the same point
+  } else {
+    t.pc = rpc;
+  }
+  simt_.push_back({target, rpc, taken});
+  simt_.push_back({fallThrough, rpc, notTaken});
+  events_ |= kEvControl;
+}
+
+void Warp::call(uint32_t calleeFn, const ir::CallSite& site, uint32_t mask, uint32_t callPc) {
+  const Frame& caller = frames_.back();
+  const LinkedFunction& g = grid_->program->function(calleeFn);
+  const uint32_t base =
+      alignUp(caller.localBase + fn_->localBytes + kCallFrameOverhead, std::max<uint32_t>(g.localAlign, 8));
+  if (uint64_t{base} + g.localBytes > grid_->localBytesPerThread) {
+    fault(static_cast<unsigned>(std::countr_zero(mask)),
+          fmt::format("stack overflow calling '{}' at call depth {} (per-thread local memory is {} bytes; "
+                      "raise the stack size)",
+                      grid_->module().functions[calleeFn].name, frames_.size(), grid_->localBytesPerThread));
+    return;
+  }
+  const size_t callerParams = caller.paramBase;
+  const uint32_t callerParamBytes = fn_->frameParamBytes;
+  pushFrame(calleeFn, mask, callPc, base);
+  const ir::Function& calleeIr = grid_->module().functions[calleeFn];
+  const size_t n = std::min(site.argOffsets.size(), calleeIr.params.size());
+  for (uint32_t l = mask; l != 0; l &= l - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(l));
+    const uint8_t* src = paramStack_.data() + callerParams + size_t{lane} * callerParamBytes;
+    uint8_t* dst = frameParams(lane);
+    for (size_t i = 0; i < n; ++i)
+      std::memcpy(dst + calleeIr.params[i].offset, src + site.argOffsets[i], calleeIr.params[i].size);
+  }
+  events_ |= kEvControl;
+}
+
+void Warp::ret(uint32_t mask) {
+  if (frames_.size() == 1) {  // ret from the kernel: the lanes are done
+    exitLanes(mask);
+    return;
+  }
+  Frame& f = frames_.back();
+  f.returnedMask |= mask;
+  for (size_t i = f.simtBase; i < simt_.size(); ++i) simt_[i].mask &= ~mask;
+  events_ |= kEvControl;
+}
+
+void Warp::exitLanes(uint32_t mask) {
+  exited_ |= mask;
+  for (SimtEntry& e : simt_) e.mask &= ~mask;
+  events_ |= kEvControl;
+}
+
+void Warp::settle() {
+  for (;;) {
+    const Frame& f = frames_.back();
+    if (simt_.size() == f.simtBase) {  // every lane of this frame returned or exited
+      if (frames_.size() == 1) {
+        done_ = true;
+        return;
+      }
+      popFrame();
+      continue;
+    }
+    const SimtEntry& t = simt_.back();
+    if (t.mask == 0 || t.pc == t.rpc) {
+      simt_.pop_back();
+      continue;
+    }
+    return;
+  }
+}
+
+// ---- faults --------------------------------------------------------------------------------
+
+std::string Warp::location(unsigned lane) const {
+  const Dim3& c = cta_->ctaId();
+  const uint32_t line = code_ ? code_[executingPc_].in.line : 0;
+  return fmt::format("kernel '{}' CTA ({},{},{}) thread ({},{},{}) at {}:{}", grid_->kernelName(), c.x, c.y,
+                     c.z, tid_[0][lane], tid_[1][lane], tid_[2][lane], grid_->module().sourceName, line);
+}
+
+void Warp::fault(unsigned lane, const std::string& message) {
+  if (!error_.empty()) return;  // keep the first fault
+  error_ = location(lane) + ": " + message;
+  events_ |= kEvError;
+}
+
+void Warp::faultWarp(const std::string& message) {
+  const uint32_t m = ctx_.mask != 0 ? ctx_.mask : activeMask();
+  fault(m != 0 ? static_cast<unsigned>(std::countr_zero(m)) : 0, message);
+}
+
+// ---- addressing ----------------------------------------------------------------------------
+
+uint64_t Warp::addrBase(const AddrDecode& a, bool generic) const {
+  const uint64_t off = static_cast<uint64_t>(a.offset);
+  switch (a.kind) {
+    case AddrKind::Absolute: return off;
+    case AddrKind::FrameLocal: return off + frames_.back().localBase + (generic ? kLocalWindow : 0);
+    case AddrKind::FrameParam: return off;
+    case AddrKind::KernelParam: return off + (generic ? kParamWindow : 0);
+    case AddrKind::SharedSymbol:
+      return off + grid_->layout->symbolOffset[a.symbol] + (generic ? kSharedWindow : 0);
+  }
+  return off;
+}
+
+uint8_t* Warp::resolve(ir::Space space, uint64_t& addr, unsigned bytes, unsigned lane, const char* what,
+                       ir::Space* resolved) {
+  const uint64_t original = addr;
+  if (space == ir::Space::Generic) {
+    space = genericSpace(addr);
+    addr -= windowBase(space);
+  }
+  *resolved = space;
+  if ((addr & (bytes - 1)) != 0) {
+    fault(lane, fmt::format("misaligned {} {} of {} bytes at {:#x}", spaceName(space), what, bytes, original));
+    return nullptr;
+  }
+  auto outOfRange = [&](const char* region, uint64_t size) {
+    fault(lane, fmt::format("illegal {} {} of {} bytes at {}{:#x} (out of range: {} is {} bytes)", spaceName(space),
+                            what, bytes, original == addr ? "offset " : "generic address ", original, region,
+                            size));
+    return nullptr;
+  };
+  switch (space) {
+    case ir::Space::Global:
+    case ir::Space::Const: {
+      if (!grid_->memory->allocationOf(addr, bytes)) {
+        fault(lane, fmt::format("illegal {} {} of {} bytes at {:#x} (unmapped)", spaceName(space), what, bytes, addr));
+        return nullptr;
+      }
+      return grid_->memory->translate(addr);
+    }
+    case ir::Space::Shared:
+      if (addr > cta_->sharedBytes() || bytes > cta_->sharedBytes() - addr)
+        return outOfRange("the CTA's shared memory", cta_->sharedBytes());
+      return cta_->shared() + addr;
+    case ir::Space::Local:
+      if (addr > grid_->localBytesPerThread || bytes > grid_->localBytesPerThread - addr)
+        return outOfRange("per-thread local memory", grid_->localBytesPerThread);
+      return localMemory(lane) + addr;
+    case ir::Space::KernelParam: {
+      const auto& p = grid_->config->params;
+      if (what[0] != 'l') {
+        fault(lane, fmt::format("illegal {} to kernel parameter space at offset {:#x} (read-only)", what, addr));
+        return nullptr;
+      }
+      if (addr > p.size() || bytes > p.size() - addr) return outOfRange("the kernel argument buffer", p.size());
+      return const_cast<uint8_t*>(p.data()) + addr;
+    }
+    case ir::Space::FrameParam:
+      if (addr > fn_->frameParamBytes || bytes > fn_->frameParamBytes - addr)
+        return outOfRange("the function's parameter area", fn_->frameParamBytes);
+      return frameParams(lane) + addr;
+    default:
+      fault(lane, fmt::format("{} in unsupported state space", what));
+      return nullptr;
+  }
+}
+
+bool Warp::readGeneric(uint64_t addr, unsigned lane, void* dst, unsigned bytes) {
+  // Byte-wise so that unaligned printf arguments and strings are fine; faults are not raised.
+  auto* out = static_cast<uint8_t*>(dst);
+  for (unsigned i = 0; i < bytes; ++i) {
+    uint64_t a = addr + i;
+    const ir::Space s = genericSpace(a);
+    a -= windowBase(s);
+    switch (s) {
+      case ir::Space::Global:
+        if (!grid_->memory->allocationOf(a, 1)) return false;
+        out[i] = *grid_->memory->translate(a);
+        break;
+      case ir::Space::Shared:
+        if (a >= cta_->sharedBytes()) return false;
+        out[i] = cta_->shared()[a];
+        break;
+      case ir::Space::Local:
+        if (a >= grid_->localBytesPerThread) return false;
+        out[i] = localMemory(lane)[a];
+        break;
+      case ir::Space::KernelParam:
+        if (a >= grid_->config->params.size()) return false;
+        out[i] = grid_->config->params[a];
+        break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
+bool Warp::readGenericString(uint64_t addr, unsigned lane, std::string& out, size_t limit) {
+  out.clear();
+  for (size_t i = 0; i < limit; ++i) {
+    char c;
+    if (!readGeneric(addr + i, lane, &c, 1)) return false;
+    if (c == '\0') return true;
+    out.push_back(c);
+  }
+  return true;  // truncated at the limit
+}
+
+// ---- stepping ------------------------------------------------------------------------------
+
+StepStatus Warp::handleEvents() {
+  const uint32_t ev = events_;
+  events_ = 0;
+  if (ev & kEvError) return StepStatus::Error;
+  if (ev & kEvControl) settle();
+  if (done_) {
+    cta_->onWarpDone(*this);
+    return StepStatus::Exited;
+  }
+  if ((ev & kEvBarrier) && barrierWait_ >= 0) return StepStatus::AtBarrier;
+  return StepStatus::Ok;
+}
+
+template <bool kRecord>
+inline StepStatus Warp::stepImpl(ExecRecord* record) {
+  SimtEntry& top = simt_.back();
+  const uint32_t pc = top.pc;
+  const LinkedInstr& li = code_[pc];
+  const uint32_t issue = top.mask;
+  uint32_t mask = issue;
+  if (li.in.guard != ir::kNoReg) {
+    const uint32_t p = ctx_.preds[li.in.guard];
+    mask &= li.in.guardNegate ? ~p : p;
+  }
+  ctx_.mask = mask;
+  top.pc = pc + 1;
+  executingPc_ = pc;
+  ++instructions_;
+  ++grid_->warpInstructions;
+  grid_->threadInstructions += static_cast<uint64_t>(std::popcount(issue));
+  if constexpr (kRecord) {
+    ExecRecord& r = *record;
+    r.instr = &li.in;
+    r.pc = pc;
+    r.function = frames_.back().function;
+    r.warpInCta = warpInCta_;
+    r.ctaLinear = cta_->ctaLinear();
+    r.issueMask = issue;
+    r.execMask = mask;
+    r.numDstRegs = li.numDstRegs;
+    r.numSrcRegs = li.numSrcRegs;
+    for (unsigned i = 0; i < li.numDstRegs; ++i) {
+      r.dstRegs[i] = li.dstRegs[i];
+      r.dstValues[i] = ctx_.reg(li.dstRegs[i]);
+    }
+    for (unsigned i = 0; i < li.numSrcRegs; ++i) r.srcRegs[i] = li.srcRegs[i];
+    r.writesPred = li.writesPred;
+    r.space = ir::Space::None;
+    r.accessBytes = 0;
+    r.isStore = r.isAtomic = false;
+    r.isBranch = false;
+    r.takenMask = 0;
+    r.diverged = false;
+    ctx_.record = record;
+  }
+  li.fn(li.in, ctx_);
+  if (events_ != 0) return handleEvents();
+  if (top.pc == top.rpc) {
+    events_ |= kEvControl;
+    return handleEvents();
+  }
+  return StepStatus::Ok;
+}
+
+StepStatus Warp::step(ExecRecord* record) {
+  if (done_) return StepStatus::Exited;
+  if (!error_.empty()) return StepStatus::Error;
+  if (barrierWait_ >= 0) return StepStatus::AtBarrier;
+  if (record) {
+    StepStatus s = stepImpl<true>(record);
+    ctx_.record = nullptr;
+    return s;
+  }
+  return stepImpl<false>(nullptr);
+}
+
+StepStatus Warp::run(uint64_t budget, uint64_t* executed) {
+  uint64_t n = 0;
+  StepStatus s = StepStatus::Ok;
+  if (done_) s = StepStatus::Exited;
+  else if (!error_.empty()) s = StepStatus::Error;
+  else if (barrierWait_ >= 0) s = StepStatus::AtBarrier;
+  else {
+    while (n < budget) {
+      ++n;
+      s = stepImpl<false>(nullptr);
+      if (s != StepStatus::Ok) break;
+    }
+  }
+  if (executed) *executed = n;
+  return s;
+}
+
+}  // namespace warpsim::func

@@ -1,0 +1,155 @@
+#include "runtime/device.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "func/device_memory.h"
+#include "func/functional_gpu.h"
+#include "func/program.h"
+#include "ptx/parser.h"
+#include "runtime/module_state.h"
+
+namespace warpsim::runtime {
+
+namespace {
+
+// Runs `op`, turning the engine's memory errors into runtime::Error.
+template <class Op>
+auto guarded(Op&& op) -> decltype(op()) {
+  try {
+    return op();
+  } catch (const func::MemoryError& e) {
+    throw Error(e.what());
+  }
+}
+
+}  // namespace
+
+Device::Device(DeviceOptions options) : options_(options) {
+  memory_ = options_.memoryBytes != 0 ? std::make_unique<func::DeviceMemory>(options_.memoryBytes)
+                                      : std::make_unique<func::DeviceMemory>();
+}
+
+Device::~Device() = default;
+
+uint64_t Device::malloc(uint64_t bytes) {
+  uint64_t address = memory_->allocate(bytes);
+  if (address == 0) {
+    throw Error(fmt::format("malloc: out of device memory: {} bytes requested, {} of {} in use",
+                            bytes, memory_->used(), memory_->capacity()));
+  }
+  return address;
+}
+
+void Device::free(uint64_t address) {
+  if (!memory_->release(address)) {
+    throw Error(fmt::format("free: 0x{:x} is not the start of an allocation", address));
+  }
+}
+
+void Device::memcpyHtoD(uint64_t dst, const void* src, uint64_t bytes) {
+  guarded([&] { memory_->write(dst, src, bytes); });
+}
+
+void Device::memcpyDtoH(void* dst, uint64_t src, uint64_t bytes) const {
+  guarded([&] { memory_->read(src, dst, bytes); });
+}
+
+void Device::memcpyDtoD(uint64_t dst, uint64_t src, uint64_t bytes) {
+  std::vector<uint8_t> staging(bytes);
+  guarded([&] {
+    memory_->read(src, staging.data(), bytes);
+    memory_->write(dst, staging.data(), bytes);
+  });
+}
+
+void Device::memset(uint64_t dst, uint8_t value, uint64_t bytes) {
+  guarded([&] { memory_->fill(dst, value, bytes); });
+}
+
+Module Device::loadModuleFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: error: cannot open file", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return loadModule(text.str(), path);
+}
+
+Module Device::loadModule(std::string_view ptxText, std::string sourceName) {
+  auto state = std::make_unique<ModuleState>();
+  state->device = this;
+  state->text.assign(ptxText);
+  state->estimateOnly = options_.resources == DeviceOptions::Resources::Estimate;
+  try {
+    state->ir = ptx::parseModule(state->text, std::move(sourceName));
+  } catch (const ptx::ParseError& e) {
+    throw Error(e.what());
+  }
+  const ir::Module& m = state->ir;
+
+  // Module-scope .global and .const variables live in device memory; .shared ones are laid out
+  // per CTA by the program.
+  state->symbolAddress.assign(m.symbols.size(), 0);
+  for (size_t i = 0; i < m.symbols.size(); ++i) {
+    const ir::Symbol& s = m.symbols[i];
+    if (s.space != ir::Space::Global && s.space != ir::Space::Const) continue;
+    uint64_t align = std::max<uint64_t>(s.align, 8);
+    uint64_t address = memory_->allocate(std::max<uint64_t>(s.size, 1), align);
+    if (address == 0) {
+      throw Error(fmt::format("{}:{}: error: out of device memory for '{}' ({} bytes)",
+                              m.sourceName, s.line, s.name, s.size));
+    }
+    state->allocations.push_back(address);
+    state->symbolAddress[i] = address;
+  }
+  for (size_t i = 0; i < m.symbols.size(); ++i) {
+    const ir::Symbol& s = m.symbols[i];
+    uint64_t address = state->symbolAddress[i];
+    if (address == 0) continue;
+    guarded([&] {
+      if (!s.init.empty()) memory_->write(address, s.init.data(), std::min<uint64_t>(s.init.size(), s.size));
+      for (const ir::Symbol::AddrInit& a : s.addrInits) {
+        if (a.target >= m.symbols.size() || a.offset + 8 > s.size) {
+          throw Error(fmt::format("{}:{}: error: bad address initialiser in '{}'", m.sourceName,
+                                  s.line, s.name));
+        }
+        uint64_t value = state->symbolAddress[a.target] + static_cast<uint64_t>(a.addend);
+        memory_->write(address + a.offset, &value, 8);
+      }
+    });
+  }
+  try {
+    state->program = std::make_unique<func::Program>(func::Program::link(m, state->symbolAddress));
+  } catch (const func::LinkError& e) {
+    throw Error(e.what());
+  }
+  return Module(std::move(state));
+}
+
+LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config) {
+  LaunchReport report;
+  report.kernel = kernel.name();
+  report.grid = config.grid;
+  report.block = config.block;
+  report.dynamicSharedBytes = config.dynamicSharedBytes;
+  report.resources = kernel.resources();
+
+  KernelStatsObserver observer;
+  func::RunOptions run;
+  if (options_.collectStats) run.observer = &observer;
+  run.printfOut = options_.printfOutput;
+  if (options_.numSms != 0) run.numSms = options_.numSms;
+  if (options_.maxWarpInstructions != 0) run.maxWarpInstructions = options_.maxWarpInstructions;
+
+  auto start = std::chrono::steady_clock::now();
+  report.result = func::runKernel(kernel.program(), kernel.index(), config, *memory_, run);
+  report.wallSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.stats = observer.stats();
+  return report;
+}
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,106 @@
+// A simulated GPU for host programs: device memory, module loading and kernel launches.
+//
+//   runtime::Device gpu;
+//   runtime::Module mod = gpu.loadModuleFile("vector_add.ptx");
+//   uint64_t a = gpu.upload(hostA), c = gpu.malloc(n * sizeof(float));
+//   runtime::LaunchReport r = gpu.launch(mod.kernel("vector_add"), {n / 256}, {256}, 0,
+//                                        a, b, c, n);
+//   std::vector<float> out = gpu.download<float>(c, n);
+//
+// Each Device is independent (no global state); a Device must outlive the Modules it loaded.
+// Not thread-safe: use one Device per thread.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "func/launch.h"
+#include "runtime/error.h"
+#include "runtime/kernel_args.h"
+#include "runtime/launch_report.h"
+#include "runtime/module.h"
+
+namespace warpsim::func {
+class DeviceMemory;
+}
+
+namespace warpsim::runtime {
+
+struct DeviceOptions {
+  uint64_t memoryBytes = 0;          // device memory capacity; 0: the engine's default
+  uint32_t numSms = 0;               // SMs the engine distributes CTAs over; 0: its default
+  uint64_t maxWarpInstructions = 0;  // per launch; 0: unlimited
+  std::ostream* printfOutput = nullptr;  // device printf; nullptr: std::cout
+  bool collectStats = true;          // attach a KernelStatsObserver to every launch
+  // Resource usage of kernels: Auto runs ptxas when available (once per module, on first
+  // use) and estimates otherwise; Estimate never runs ptxas.
+  enum class Resources : uint8_t { Auto, Estimate } resources = Resources::Auto;
+};
+
+class Device {
+ public:
+  explicit Device(DeviceOptions options = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // Memory. Addresses are device (global) addresses; errors throw Error naming the address.
+  uint64_t malloc(uint64_t bytes);
+  void free(uint64_t address);
+  void memcpyHtoD(uint64_t dst, const void* src, uint64_t bytes);
+  void memcpyDtoH(void* dst, uint64_t src, uint64_t bytes) const;
+  void memcpyDtoD(uint64_t dst, uint64_t src, uint64_t bytes);
+  void memset(uint64_t dst, uint8_t value, uint64_t bytes);
+
+  // malloc + copy of a host vector; returns the device address.
+  template <class T>
+  uint64_t upload(const std::vector<T>& host) {
+    uint64_t bytes = host.size() * sizeof(T);
+    uint64_t address = malloc(bytes == 0 ? 1 : bytes);
+    if (bytes != 0) memcpyHtoD(address, host.data(), bytes);
+    return address;
+  }
+  template <class T>
+  std::vector<T> download(uint64_t address, size_t count) const {
+    std::vector<T> host(count);
+    if (count != 0) memcpyDtoH(host.data(), address, count * sizeof(T));
+    return host;
+  }
+
+  // Modules: parse, allocate and initialise module variables, link. PTX errors throw Error
+  // with "<file>:<line>: error: ...".
+  Module loadModule(std::string_view ptxText, std::string sourceName = "<string>");
+  Module loadModuleFile(const std::string& path);
+
+  // Launches a kernel with typed arguments (packed and checked against its parameters) and
+  // runs it to completion. A fault in the kernel throws LaunchError.
+  template <class... Args>
+  LaunchReport launch(const Kernel& kernel, func::Dim3 grid, func::Dim3 block,
+                      uint32_t dynamicSharedBytes, const Args&... args) {
+    func::LaunchConfig config;
+    config.grid = grid;
+    config.block = block;
+    config.dynamicSharedBytes = dynamicSharedBytes;
+    config.params = packArgs(kernel.function(), args...);
+    LaunchReport report = run(kernel, config);
+    if (!report.result.ok) throw LaunchError(report.result.error);
+    return report;
+  }
+
+  // Runs a launch with an already packed argument buffer; never throws for kernel faults
+  // (report.result.ok is false and report.result.error says what happened).
+  LaunchReport run(const Kernel& kernel, const func::LaunchConfig& config);
+
+  const DeviceOptions& options() const { return options_; }
+  func::DeviceMemory& memory() { return *memory_; }
+  const func::DeviceMemory& memory() const { return *memory_; }
+
+ private:
+  DeviceOptions options_;
+  std::unique_ptr<func::DeviceMemory> memory_;
+};
+
+}  // namespace warpsim::runtime

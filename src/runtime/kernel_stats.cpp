@@ -1,0 +1,46 @@
+#include "runtime/kernel_stats.h"
+
+#include <bit>
+
+namespace warpsim::runtime {
+
+void KernelStatsObserver::onExec(const func::ExecRecord& r) {
+  ++stats_.warpInstructions;
+  stats_.activeLanes += static_cast<unsigned>(std::popcount(r.issueMask));
+  unsigned executed = static_cast<unsigned>(std::popcount(r.execMask));
+  stats_.executedLanes += executed;
+  if (r.instr != nullptr) ++stats_.classMix[static_cast<size_t>(ir::opClass(*r.instr))];
+  if (r.accessBytes != 0) {
+    SpaceTraffic& t = stats_.traffic[static_cast<size_t>(r.space)];
+    ++t.instructions;
+    t.laneAccesses += executed;
+    t.bytes += static_cast<uint64_t>(executed) * r.accessBytes;
+    if (r.isAtomic) {
+      ++stats_.atomics;
+    } else if (r.isStore) {
+      ++stats_.stores;
+    } else {
+      ++stats_.loads;
+    }
+  }
+  if (r.isBranch) {
+    ++stats_.branches;
+    if (r.diverged) ++stats_.divergentBranches;
+  }
+}
+
+const char* spaceName(ir::Space s) {
+  switch (s) {
+    case ir::Space::None: return "none";
+    case ir::Space::Generic: return "generic";
+    case ir::Space::Global: return "global";
+    case ir::Space::Shared: return "shared";
+    case ir::Space::Local: return "local";
+    case ir::Space::Const: return "const";
+    case ir::Space::KernelParam: return "param";
+    case ir::Space::FrameParam: return "frame";
+  }
+  return "?";
+}
+
+}  // namespace warpsim::runtime

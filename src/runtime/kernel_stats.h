@@ -1,0 +1,57 @@
+// Per-launch statistics gathered from the engine's ExecRecords by KernelStatsObserver: the
+// instruction class mix, SIMD efficiency, memory traffic per state space and branch divergence.
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "func/exec_record.h"
+#include "func/launch.h"
+#include "ir/instr.h"
+#include "ir/types.h"
+
+namespace warpsim::runtime {
+
+inline constexpr size_t kNumOpClasses = static_cast<size_t>(ir::OpClass::Misc) + 1;
+inline constexpr size_t kNumSpaces = static_cast<size_t>(ir::Space::FrameParam) + 1;
+
+struct SpaceTraffic {
+  uint64_t instructions = 0;  // warp-level memory instructions
+  uint64_t laneAccesses = 0;  // per-lane accesses (lanes in the execution mask)
+  uint64_t bytes = 0;         // laneAccesses x bytes per lane access
+};
+
+struct KernelStats {
+  uint64_t warpInstructions = 0;   // warp-instructions issued
+  uint64_t activeLanes = 0;        // sum of active lanes (SIMT mask) over issued instructions
+  uint64_t executedLanes = 0;      // sum of lanes that executed (active and guard true)
+  std::array<uint64_t, kNumOpClasses> classMix{};  // warp-instructions per ir::OpClass
+  std::array<SpaceTraffic, kNumSpaces> traffic{};  // per ir::Space
+  uint64_t loads = 0, stores = 0, atomics = 0;     // warp-level memory instructions
+  uint64_t branches = 0;           // conditional or unconditional branches issued
+  uint64_t divergentBranches = 0;  // branches that split the warp
+
+  // Active lanes per issued warp-instruction over the warp width (1.0: no lane idle).
+  double simdEfficiency() const {
+    return warpInstructions == 0 ? 0.0
+                                 : static_cast<double>(activeLanes) /
+                                       (32.0 * static_cast<double>(warpInstructions));
+  }
+  const SpaceTraffic& space(ir::Space s) const { return traffic[static_cast<size_t>(s)]; }
+  uint64_t ofClass(ir::OpClass c) const { return classMix[static_cast<size_t>(c)]; }
+};
+
+// Counts every executed warp-instruction into a KernelStats. No allocation per record.
+class KernelStatsObserver final : public func::ExecObserver {
+ public:
+  void onExec(const func::ExecRecord& r) override;
+  const KernelStats& stats() const { return stats_; }
+
+ private:
+  KernelStats stats_;
+};
+
+// Lower-case names used in reports and JSON ("global", "shared", ...; "param" for kernel
+// arguments, "frame" for call-frame parameters).
+const char* spaceName(ir::Space s);
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,29 @@
+// What one kernel launch produced: the engine's result, statistics and the kernel's resource
+// usage.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "func/launch.h"
+#include "runtime/kernel_stats.h"
+#include "runtime/resource_usage.h"
+
+namespace warpsim::runtime {
+
+struct LaunchReport {
+  std::string kernel;
+  func::Dim3 grid, block;
+  uint32_t dynamicSharedBytes = 0;
+  func::LaunchResult result;
+  KernelStats stats;          // empty when DeviceOptions::collectStats is false
+  ResourceUsage resources;
+  double wallSeconds = 0.0;   // host time spent simulating the launch
+
+  uint64_t threadInstructions() const { return result.threadInstructions; }
+  uint64_t warpInstructions() const { return result.warpInstructions; }
+  double threadInstructionsPerSecond() const {
+    return wallSeconds > 0 ? static_cast<double>(result.threadInstructions) / wallSeconds : 0.0;
+  }
+};
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,107 @@
+#include "runtime/module.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "func/device_memory.h"
+#include "func/program.h"
+#include "runtime/device.h"
+#include "runtime/error.h"
+#include "runtime/module_state.h"
+
+namespace warpsim::runtime {
+
+const std::string& Kernel::name() const { return function().name; }
+const ir::Function& Kernel::function() const { return state_->ir.functions[function_]; }
+const func::Program& Kernel::program() const { return *state_->program; }
+const ResourceUsage& Kernel::resources() const { return state_->resources(function_); }
+
+Module::Module(std::unique_ptr<ModuleState> state) : state_(std::move(state)) {}
+Module::Module(Module&&) noexcept = default;
+Module& Module::operator=(Module&&) noexcept = default;
+Module::~Module() = default;
+
+const std::string& Module::sourceName() const { return state_->ir.sourceName; }
+const ir::Module& Module::ir() const { return state_->ir; }
+const func::Program& Module::program() const { return *state_->program; }
+
+Kernel Module::kernel(const std::string& name) const {
+  int index = state_->ir.findFunction(name);
+  if (index >= 0 && state_->ir.functions[static_cast<size_t>(index)].isEntry) {
+    return Kernel(state_.get(), static_cast<uint32_t>(index));
+  }
+  std::vector<std::string> names = kernelNames();
+  throw Error(fmt::format("{}: no kernel '{}' (kernels: {})", sourceName(), name,
+                          names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+}
+
+std::vector<std::string> Module::kernelNames() const {
+  std::vector<std::string> names;
+  for (const ir::Function& f : state_->ir.functions) {
+    if (f.isEntry) names.push_back(f.name);
+  }
+  return names;
+}
+
+namespace {
+
+const ir::Symbol& dataSymbol(const ir::Module& m, const std::string& name) {
+  int index = m.findSymbol(name);
+  if (index < 0) throw Error(fmt::format("{}: no module variable '{}'", m.sourceName, name));
+  const ir::Symbol& s = m.symbols[static_cast<size_t>(index)];
+  if (s.space != ir::Space::Global && s.space != ir::Space::Const) {
+    throw Error(fmt::format("{}: '{}' is a .shared variable; it has no device address",
+                            m.sourceName, name));
+  }
+  return s;
+}
+
+}  // namespace
+
+uint64_t Module::symbolAddress(const std::string& name) const {
+  const ir::Symbol& s = dataSymbol(state_->ir, name);
+  return state_->symbolAddress[static_cast<size_t>(&s - state_->ir.symbols.data())];
+}
+
+uint64_t Module::symbolSize(const std::string& name) const {
+  return dataSymbol(state_->ir, name).size;
+}
+
+uint32_t Module::staticSharedBytes(const Kernel& k) const {
+  return state_->program->staticSharedBytes(k.index());
+}
+
+ModuleState::~ModuleState() {
+  for (uint64_t a : allocations) device->memory().release(a);
+}
+
+const ResourceUsage& ModuleState::resources(uint32_t function) {
+  if (!resourceCache) {
+    std::vector<ResourceUsage> usage(ir.functions.size());
+    std::string why = "estimate requested";
+    std::optional<PtxasRun> run;
+    if (!estimateOnly) {
+      if (std::optional<std::string> ptxas = findPtxas()) {
+        run = runPtxas(*ptxas, text, ir.smTarget);
+        if (!run->ok) why = run->error;
+      } else {
+        why = "ptxas not found";
+      }
+    }
+    for (size_t f = 0; f < ir.functions.size(); ++f) {
+      const ir::Function& fn = ir.functions[f];
+      if (!fn.isEntry) continue;
+      usage[f] = estimateResources(fn, program->staticSharedBytes(static_cast<uint32_t>(f)), why);
+      if (run && run->ok) {
+        for (const auto& [name, u] : run->kernels) {
+          if (name == fn.name) usage[f] = u;
+        }
+      }
+    }
+    resourceCache = std::move(usage);
+  }
+  return (*resourceCache)[function];
+}
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,74 @@
+#include "runtime/report_json.h"
+
+namespace warpsim::runtime {
+
+namespace {
+
+const char* className(size_t c) { return ir::opClassName(static_cast<ir::OpClass>(c)); }
+
+nlohmann::json dim(const func::Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
+
+}  // namespace
+
+nlohmann::json toJson(const ResourceUsage& u) {
+  return {
+      {"source", sourceName(u.source)},
+      {"registers", u.registers},
+      {"shared_bytes", u.sharedBytes},
+      {"local_bytes", u.localBytes},
+      {"spill_store_bytes", u.spillStoreBytes},
+      {"spill_load_bytes", u.spillLoadBytes},
+      {"barriers", u.barriers},
+      {"note", u.note},
+  };
+}
+
+nlohmann::json toJson(const KernelStats& s) {
+  nlohmann::json mix = nlohmann::json::object();
+  for (size_t c = 0; c < kNumOpClasses; ++c) {
+    if (s.classMix[c] != 0) mix[className(c)] = s.classMix[c];
+  }
+  nlohmann::json memory = nlohmann::json::object();
+  for (size_t sp = 0; sp < kNumSpaces; ++sp) {
+    const SpaceTraffic& t = s.traffic[sp];
+    if (t.instructions == 0) continue;
+    memory[spaceName(static_cast<ir::Space>(sp))] = {
+        {"instructions", t.instructions},
+        {"lane_accesses", t.laneAccesses},
+        {"bytes", t.bytes},
+    };
+  }
+  return {
+      {"warp_instructions", s.warpInstructions},
+      {"active_lanes", s.activeLanes},
+      {"executed_lanes", s.executedLanes},
+      {"simd_efficiency", s.simdEfficiency()},
+      {"instruction_mix", mix},
+      {"memory", memory},
+      {"loads", s.loads},
+      {"stores", s.stores},
+      {"atomics", s.atomics},
+      {"branches", s.branches},
+      {"divergent_branches", s.divergentBranches},
+  };
+}
+
+nlohmann::json toJson(const LaunchReport& r) {
+  return {
+      {"kernel", r.kernel},
+      {"grid", dim(r.grid)},
+      {"block", dim(r.block)},
+      {"dynamic_shared_bytes", r.dynamicSharedBytes},
+      {"ok", r.result.ok},
+      {"error", r.result.error},
+      {"ctas", r.result.ctasExecuted},
+      {"warp_instructions", r.result.warpInstructions},
+      {"thread_instructions", r.result.threadInstructions},
+      {"wall_seconds", r.wallSeconds},
+      {"thread_instructions_per_second", r.threadInstructionsPerSecond()},
+      {"resources", toJson(r.resources)},
+      {"stats", toJson(r.stats)},
+  };
+}
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,73 @@
+// Shared helpers of the integration tests: where the test PTX is, a Device set up for tests,
+// deterministic input, ULP distances and running the warpsim binary.
+#pragma once
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "examples/input.h"
+#include "runtime/device.h"
+
+namespace warpsim::test {
+
+using app::InputGenerator;
+
+inline std::string sourceDir() {
+  const char* dir = std::getenv("WARPSIM_SOURCE_DIR");
+  return dir != nullptr && *dir != '\0' ? dir : WARPSIM_SOURCE_DIR_DEFAULT;
+}
+
+// Path of tests/cuda/<name>.ptx.
+inline std::string cudaPtx(const std::string& name) {
+  return sourceDir() + "/tests/cuda/" + name + ".ptx";
+}
+
+// Tests estimate resources (no ptxas run per module) unless they test ptxas itself.
+inline runtime::DeviceOptions testOptions() {
+  runtime::DeviceOptions o;
+  o.resources = runtime::DeviceOptions::Resources::Estimate;
+  return o;
+}
+
+inline uint32_t blocksFor(uint64_t n, uint32_t block) {
+  return static_cast<uint32_t>((n + block - 1) / block);
+}
+
+// Distance in units in the last place between two finite values of the same sign class
+// (ordered-integer mapping of IEEE bit patterns).
+inline uint64_t ulpDistance(float a, float b) {
+  auto key = [](float f) {
+    int32_t i = std::bit_cast<int32_t>(f);
+    return i < 0 ? int64_t{INT32_MIN} - i : int64_t{i};
+  };
+  int64_t d = key(a) - key(b);
+  return static_cast<uint64_t>(d < 0 ? -d : d);
+}
+inline uint64_t ulpDistance(double a, double b) {
+  auto key = [](double f) {
+    int64_t i = std::bit_cast<int64_t>(f);
+    return i < 0 ? static_cast<__int128>(INT64_MIN) - i : static_cast<__int128>(i);
+  };
+  __int128 d = key(a) - key(b);
+  return static_cast<uint64_t>(d < 0 ? -d : d);
+}
+
+struct CliResult {
+  int exitCode = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs the built warpsim binary with `args` (each passed as one shell word).
+CliResult runCli(const std::vector<std::string>& args);
+
+// Lines of `text` (without the newline characters; a trailing newline ends the last line).
+std::vector<std::string> lines(const std::string& text);
+
+// Writes `text` to a fresh file named `name` in a temporary directory; returns the path.
+std::string writeTempFile(const std::string& name, const std::string& text);
+
+}  // namespace warpsim::test
