@@ -75,7 +75,9 @@ fuzz_run() {
   work=$(mktemp -d)
   local seeds=()
   [[ -d "$corpus" ]] && seeds=("$corpus")
-  "$bin" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 \
+  local dict=()
+  [[ -f fuzz/ptx.dict ]] && dict=(-dict=fuzz/ptx.dict)
+  "$bin" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 -max_len=8192 "${dict[@]}" \
     -artifact_prefix="$work/" "$work" "${seeds[@]}"
   local rc=$?
   if [[ $rc -ne 0 ]]; then

@@ -34,6 +34,20 @@ int main(int argc, char** argv) {
       warpsim::app::addPtxCheckCommand(app),
   };
 
+  // CLI11 reports an unknown command only as "a subcommand is required"; name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const warpsim::app::Subcommand& c : commands) {
+      known = known || c.command->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + c.command->get_name();
+    }
+    if (!known) {
+      fail(std::string("unknown command '") + argv[1] + "' (commands: " + names + ")");
+      return 2;
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

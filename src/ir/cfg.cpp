@@ -66,64 +66,69 @@ void buildBlocks(Function& f) {
   }
 }
 
-// Whether block b has an edge to the virtual exit node.
-bool reachesExitDirectly(const Function& f, uint32_t b) {
+// Whether block b returns to the caller: ends in ret, or falls off the end of the function.
+bool returnsNormally(const Function& f, uint32_t b) {
   const Instr& last = f.code[f.blocks[b].last];
-  if (leavesFunction(last)) return true;
+  if (last.op == Op::Ret) return true;
   if (f.blocks[b].last + 1 == f.code.size()) {
-    // Falling off the end of the function (an unguarded bra never falls through).
-    return !(last.op == Op::Bra && !guarded(last));
+    if (last.op == Op::Exit || last.op == Op::Trap) return false;
+    return !(last.op == Op::Bra && !guarded(last));  // an unguarded bra never falls through
   }
   return false;
 }
+bool endsInExitOrTrap(const Function& f, uint32_t b) {
+  const Instr& last = f.code[f.blocks[b].last];
+  return last.op == Op::Exit || last.op == Op::Trap;
+}
 
-// Immediate post-dominators on the CFG extended by a virtual exit node. Blocks that cannot reach
-// the exit (infinite loops) get a fake edge to it from their highest-numbered block, one region at
-// a time, so that every block has a post-dominator and branches inside such loops still reconverge
-// within the loop.
-void computePostDominators(Function& f) {
+constexpr uint32_t kUnset = UINT32_MAX;
+
+// Immediate post-dominators (block index, nb for the virtual exit node, kUnset for blocks that
+// cannot reach it) of the CFG extended by a virtual exit node with edges from the blocks that
+// return and, with `exitEdges`, from blocks ending in exit/trap. With `repair`, blocks that still
+// cannot reach the exit (infinite loops) get a fake edge to it from their highest-numbered block,
+// one region at a time, so that branches inside such loops still reconverge within the loop.
+std::vector<uint32_t> postDominators(const Function& f, bool exitEdges, bool repair) {
   const auto nb = static_cast<uint32_t>(f.blocks.size());
   const uint32_t exitNode = nb;
-  // Reverse graph: rsucc[v] = original predecessors of v (plus exit -> blocks with an exit edge).
-  std::vector<std::vector<uint32_t>> toExitPreds(nb + 1);  // original successors incl. exit
+  std::vector<std::vector<uint32_t>> succ(nb + 1);  // original successors, plus the exit node
   for (uint32_t b = 0; b < nb; ++b) {
-    toExitPreds[b] = f.blocks[b].succs;
-    if (reachesExitDirectly(f, b)) toExitPreds[b].push_back(exitNode);
+    succ[b] = f.blocks[b].succs;
+    if (returnsNormally(f, b) || (exitEdges && endsInExitOrTrap(f, b))) succ[b].push_back(exitNode);
   }
-
-  auto reverseReach = [&](std::vector<bool>& seen) {
-    // Walk predecessors from the exit node.
-    std::vector<std::vector<uint32_t>> preds(nb + 1);
+  // Successors in the reverse graph = original predecessors.
+  std::vector<std::vector<uint32_t>> rsucc(nb + 1);
+  auto buildReverse = [&] {
+    for (auto& v : rsucc) v.clear();
     for (uint32_t b = 0; b < nb; ++b)
-      for (uint32_t s : toExitPreds[b]) preds[s].push_back(b);
+      for (uint32_t s : succ[b]) rsucc[s].push_back(b);
+  };
+  auto reach = [&](std::vector<bool>& seen) {
     seen.assign(nb + 1, false);
     std::vector<uint32_t> work{exitNode};
     seen[exitNode] = true;
     while (!work.empty()) {
       uint32_t v = work.back();
       work.pop_back();
-      for (uint32_t p : preds[v])
+      for (uint32_t p : rsucc[v])
         if (!seen[p]) {
           seen[p] = true;
           work.push_back(p);
         }
     }
   };
+  buildReverse();
   std::vector<bool> seen;
-  for (;;) {
-    reverseReach(seen);
+  reach(seen);
+  while (repair) {
     int highest = -1;
     for (uint32_t b = 0; b < nb; ++b)
       if (!seen[b]) highest = static_cast<int>(b);
     if (highest < 0) break;
-    toExitPreds[static_cast<uint32_t>(highest)].push_back(exitNode);
+    succ[static_cast<uint32_t>(highest)].push_back(exitNode);
+    buildReverse();
+    reach(seen);
   }
-
-  // Predecessors in the reverse graph = original successors (toExitPreds); successors in the
-  // reverse graph = original predecessors (plus, for the exit node, the blocks that reach it).
-  std::vector<std::vector<uint32_t>> rsucc(nb + 1);
-  for (uint32_t b = 0; b < nb; ++b)
-    for (uint32_t s : toExitPreds[b]) rsucc[s].push_back(b);
 
   // Post-order of the reverse graph from the exit node (iterative DFS).
   std::vector<uint32_t> postNum(nb + 1, UINT32_MAX), order;
@@ -147,8 +152,8 @@ void computePostDominators(Function& f) {
     }
   }
 
-  // Cooper-Harvey-Kennedy iterative dominators on the reverse graph.
-  constexpr uint32_t kUnset = UINT32_MAX;
+  // Cooper-Harvey-Kennedy iterative dominators on the reverse graph; nodes that cannot reach
+  // the exit node keep kUnset and are ignored by their predecessors.
   std::vector<uint32_t> idom(nb + 1, kUnset);
   idom[exitNode] = exitNode;
   auto intersect = [&](uint32_t a, uint32_t b) {
@@ -164,7 +169,7 @@ void computePostDominators(Function& f) {
       uint32_t v = *it;
       if (v == exitNode) continue;
       uint32_t newIdom = kUnset;
-      for (uint32_t p : toExitPreds[v]) {  // predecessors of v in the reverse graph
+      for (uint32_t p : succ[v]) {  // predecessors of v in the reverse graph
         if (idom[p] == kUnset) continue;
         newIdom = newIdom == kUnset ? p : intersect(p, newIdom);
       }
@@ -174,8 +179,22 @@ void computePostDominators(Function& f) {
       }
     }
   }
-  for (uint32_t b = 0; b < nb; ++b)
-    f.blocks[b].ipdom = (idom[b] == exitNode || idom[b] == kUnset) ? kNoTarget : idom[b];
+  idom.pop_back();
+  return idom;
+}
+
+// Lanes that execute exit or trap vanish, so a branch whose paths meet again except for those
+// that exit should reconverge where they meet. Post-dominators are therefore taken first over
+// returning paths only; blocks that can only end in exit/trap (or loop forever) take them from the
+// graph in which exit/trap also lead to the function exit.
+void computePostDominators(Function& f) {
+  const auto nb = static_cast<uint32_t>(f.blocks.size());
+  const std::vector<uint32_t> returning = postDominators(f, false, false);
+  const std::vector<uint32_t> all = postDominators(f, true, true);
+  for (uint32_t b = 0; b < nb; ++b) {
+    const uint32_t d = returning[b] != kUnset ? returning[b] : all[b];
+    f.blocks[b].ipdom = (d == nb || d == kUnset) ? kNoTarget : d;
+  }
 }
 
 void computeReconvergence(Function& f) {

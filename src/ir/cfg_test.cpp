@@ -108,8 +108,37 @@ TEST(Cfg, GuardedExitFallsThroughAndLeaves) {
   Function& f = b.done();
   ASSERT_EQ(f.blocks.size(), 2u);
   EXPECT_EQ(f.blocks[0].succs, (std::vector<uint32_t>{1}));
-  EXPECT_EQ(f.blocks[0].ipdom, kNoTarget);  // exit post-dominates both paths
-  EXPECT_EQ(f.reconvergePc[1], kNoTarget);
+  // Exiting lanes vanish: the lanes that stay reconverge at the fall-through.
+  EXPECT_EQ(f.blocks[0].ipdom, 1u);
+  EXPECT_EQ(f.reconvergePc[1], 2u);
+}
+
+TEST(Cfg, BranchAroundAnExitReconvergesWhereTheSurvivorsMeet) {
+  Builder b;
+  b.bra(4, true);        // 0 B0: @p bra SKIP
+  b.add();               // 1 B1
+  b.bra(4, true);        // 2 B1: @q bra SKIP
+  b.op(Op::Exit);        // 3 B2: exit (a dead end)
+  b.add();               // 4 B3: SKIP
+  b.op(Op::Ret);         // 5 B3
+  Function& f = b.done();
+  ASSERT_EQ(f.blocks.size(), 4u);
+  EXPECT_EQ(f.reconvergePc[0], 4u);  // not the function exit, despite the exit in between
+  EXPECT_EQ(f.blocks[2].ipdom, kNoTarget);
+}
+
+TEST(Cfg, KernelEndingOnlyInExitStillReconverges) {
+  Builder b;
+  b.bra(3, true);   // 0 B0
+  b.add();          // 1 B1
+  b.bra(4, false);  // 2 B1
+  b.add();          // 3 B2
+  b.add();          // 4 B3 join
+  b.op(Op::Exit);   // 5 B3
+  Function& f = b.done();
+  ASSERT_EQ(f.blocks.size(), 4u);
+  EXPECT_EQ(f.reconvergePc[0], 4u);
+  EXPECT_EQ(f.blocks[3].ipdom, kNoTarget);
 }
 
 TEST(Cfg, CallDoesNotEndABlockButBranchTargetsDo) {

@@ -37,7 +37,9 @@ TEST(Errors, UnknownAndUnsupportedOpcodes) {
             at(0, "'ld.global.L2::cache_hint.u32' expects 2 operands, found 3"));
   EXPECT_EQ(kernelError("fence.proxy.alias;"), at(0, "unsupported instruction 'fence.proxy.alias'"));
   EXPECT_EQ(kernelError("cvt.rna.tf32.f32 %r1, %f1;"),
-            at(0, "'cvt.rna.tf32.f32' needs 2 types, found 1"));
+            at(0, "unsupported instruction 'cvt.rna.tf32.f32' (modifier '.tf32')"));
+  EXPECT_EQ(kernelError("max.s16x2 %r1, %r2, %r3;"),
+            at(0, "unsupported instruction 'max.s16x2' (modifier '.s16x2')"));
 }
 
 TEST(Errors, OperandCountsAndKinds) {

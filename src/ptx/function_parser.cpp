@@ -13,7 +13,7 @@ bool isPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 }  // namespace
 
 // ( .param [.align N] .type [.ptr [.space] [.align N]] name [ [N] ] , ... )
-std::vector<ir::Param> Parser::parseParamList(bool isKernel) {
+std::vector<ir::Param> Parser::parseParamList() {
   std::vector<ir::Param> out;
   expect(Tok::LParen, "'('");
   if (accept(Tok::RParen)) return out;
@@ -69,7 +69,6 @@ std::vector<ir::Param> Parser::parseParamList(bool isKernel) {
     if (out.size() > 4096) fail(name, "too many parameters");
   } while (accept(Tok::Comma));
   expect(Tok::RParen, "')' or ',' after parameter");
-  (void)isKernel;
   return out;
 }
 
@@ -111,10 +110,10 @@ void Parser::parseFunction(bool isEntry, Linkage linkage) {
   ir::Function f;
   f.isEntry = isEntry;
   f.line = kw.line;
-  if (!isEntry && peek().kind == Tok::LParen) f.rets = parseParamList(false);
+  if (!isEntry && peek().kind == Tok::LParen) f.rets = parseParamList();
   const Token& name = expect(Tok::Ident, "a function name");
   f.name = std::string(name.text);
-  if (peek().kind == Tok::LParen) f.params = parseParamList(isEntry);
+  if (peek().kind == Tok::LParen) f.params = parseParamList();
   parsePerfDirectives(f);
 
   // Parameter layout: kernel arguments in the argument buffer; .func formals and returns at the
@@ -136,6 +135,8 @@ void Parser::parseFunction(bool isEntry, Linkage linkage) {
   if (symbolIndex_.count(f.name)) fail(name, "'" + f.name + "' is already a variable");
   bool isDefinition = peek().kind == Tok::LBrace;
   if (!isDefinition) expect(Tok::Semi, "'{' or ';' after the function header");
+  if (isDefinition && linkage == Linkage::Extern)
+    fail(name, "extern function '" + f.name + "' cannot have a body");
   f.isExtern = !isDefinition;
 
   uint32_t index;
@@ -157,7 +158,6 @@ void Parser::parseFunction(bool isEntry, Linkage linkage) {
     if (!isDefinition) return;
   }
   functionDefined_[index] = true;
-  (void)linkage;
 
   fs_ = FunctionState{};
   fs_.index = index;

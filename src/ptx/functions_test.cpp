@@ -206,6 +206,8 @@ TEST(Functions, Errors) {
             "t.ptx:7: error: 'st.param.u32': kernel parameters are read-only");
   EXPECT_EQ(errorOf(entry(".local .b8 d[8];\nld.global.u32 %r1, [d];")),
             "t.ptx:8: error: local variable 'd' in 'ld.global.u32' accessed outside the .local space");
+  EXPECT_EQ(errorOf(kHeader + ".extern .func f()\n{\nret;\n}\n"),
+            "t.ptx:4: error: extern function 'f' cannot have a body");
   EXPECT_EQ(errorOf(kHeader + ".visible .entry k()\n{\nret;\n"),
             "t.ptx:5: error: unterminated function body of 'k'");
   EXPECT_EQ(errorOf(kHeader + ".visible .entry k()\n.maxclusterrank 2\n{\nret;\n}\n"),

@@ -99,7 +99,18 @@ void lowerMov(InstrBuilder& b) {
   } else {
     b.addDst(b.dstReg(d, ir::bits(in.type), Width::Exact, false));
   }
-  b.addSrc(b.movSrc(b.raw(1), in.type));
+  const RawOperand& s = b.raw(1);
+  if (in.type == Type::Pred && s.kind == RawOperand::Kind::Literal) {
+    // mov.pred %p, 0 / 1: an immediate whose `imm` is the lane value (all lanes); its
+    // constant register holds the same 0/1.
+    if (s.lit.kind != Literal::Kind::Int || s.lit.bits > 1)
+      b.fail("'" + b.opcodeText() + "' needs a predicate or 0/1");
+    ir::Operand o = b.immSrc(s, Type::B32);
+    o.regBits = 1;
+    b.addSrc(o);
+    return;
+  }
+  b.addSrc(b.movSrc(s, in.type));
   if (in.ops[0].kind == ir::OperandKind::Vector && in.ops[1].kind == ir::OperandKind::Vector)
     b.fail("'" + b.opcodeText() + "' cannot move a vector to a vector");
 }

@@ -29,7 +29,8 @@ class InstrBuilder {
   bool inEntry() const;
 
   // ---- modifiers
-  // Exactly one type word (else error), or `count` type words.
+  // Exactly one type word (else error), or `count` type words. Call after taking every other
+  // modifier the opcode accepts.
   ir::Type oneType();
   std::vector<ir::Type> types(size_t count);
   // Errors on the first unconsumed modifier word.

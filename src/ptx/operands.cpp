@@ -19,6 +19,9 @@ ir::Type InstrBuilder::oneType() { return types(1)[0]; }
 
 std::vector<ir::Type> InstrBuilder::types(size_t n) {
   std::vector<ir::Type> t = mods.takeTypes();
+  // Every other modifier has been consumed by now: a leftover word (.tf32, .s16x2, ...) is the
+  // better explanation of a missing type.
+  if (t.size() != n) finishModifiers();
   if (t.size() != n)
     fail("'" + opText_ + "' needs " + std::to_string(n) + (n == 1 ? " type" : " types") +
          ", found " + std::to_string(t.size()));

@@ -98,6 +98,16 @@ const ImmCase kImms[] = {
 
 INSTANTIATE_TEST_SUITE_P(All, Immediates, ::testing::ValuesIn(kImms));
 
+TEST(Operands, PredicateImmediatesInMov) {
+  ir::Instr in = parseOne("mov.pred %p1, 1;");
+  EXPECT_EQ(in.dst().kind, OperandKind::Pred);
+  EXPECT_EQ(in.src(0).kind, OperandKind::Imm);
+  EXPECT_EQ(in.src(0).imm, 1);
+  EXPECT_EQ(in.src(0).regBits, 1);
+  EXPECT_EQ(testing::kernelError("mov.pred %p1, 2;"),
+            "t.ptx:10: error: 'mov.pred' needs a predicate or 0/1");
+}
+
 TEST(Operands, IdenticalImmediatesShareOneConstantRegister) {
   ir::Module m = parseKernel(
       "add.s32 %r1, %r2, 1;\n"

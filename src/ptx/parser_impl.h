@@ -101,7 +101,7 @@ class Parser {
 
   // ---- functions (function_parser.cpp)
   void parseFunction(bool isEntry, Linkage linkage);
-  std::vector<ir::Param> parseParamList(bool isKernel);
+  std::vector<ir::Param> parseParamList();
   void parseBody();
   void parseStatement();
   void parseRegDecl();

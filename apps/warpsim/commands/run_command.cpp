@@ -65,6 +65,19 @@ int runExample(const RunArgs& args) {
   return summary.outcome.passed ? 0 : 3;
 }
 
+// Accepts whole numbers of at least 1 (CLI::PositiveNumber prints an unreadable range).
+const CLI::Validator kAtLeastOne(
+    [](std::string& value) -> std::string {
+      try {
+        size_t used = 0;
+        long long v = std::stoll(value, &used);
+        if (used == value.size() && v >= 1) return "";
+      } catch (const std::exception&) {
+      }
+      return "must be a whole number of at least 1, not '" + value + "'";
+    },
+    "N>=1");
+
 }  // namespace
 
 Subcommand addRunCommand(CLI::App& app) {
@@ -75,11 +88,11 @@ Subcommand addRunCommand(CLI::App& app) {
   cmd->add_option("example", args->example, "Example to run (see `warpsim list`); default: the "
                                             "first listed");
   cmd->add_option("--size", args->size, "Problem size (meaning depends on the example)")
-      ->check(CLI::PositiveNumber);
+      ->check(kAtLeastOne);
   cmd->add_option("--seed", args->seed, "Seed of the input generator")->capture_default_str();
   cmd->add_option("--stats", args->statsFile, "Write the statistics as JSON to this file");
   cmd->add_option("--sms", args->sms, "Number of SMs the CTAs are spread over (%nsmid)")
-      ->check(CLI::PositiveNumber);
+      ->check(kAtLeastOne);
   cmd->add_flag("--estimate-resources", args->estimate,
                 "Estimate registers/shared/local instead of running ptxas");
   cmd->add_flag("--detail", args->detail,

@@ -40,9 +40,10 @@ ExecFn bindCvt(const ir::Instr& in, std::string* error) {
   const bool ftz = in.has(ir::kFtz);
   if (in.numDst != 1) return fail(in, error, "expected one destination");
   if (in.dst(0).kind == ir::OperandKind::Sink) return &doNothing;
-  if (in.dst(0).kind != ir::OperandKind::Reg) return fail(in, error, "destination must be a register");
-  if (in.has(ir::kRelu) && dst != ir::Type::F16 && dst != ir::Type::BF16 && dst != ir::Type::F16x2 &&
-      dst != ir::Type::BF16x2) {
+  if (in.dst(0).kind != ir::OperandKind::Reg)
+    return fail(in, error, "destination must be a register");
+  if (in.has(ir::kRelu) && dst != ir::Type::F16 && dst != ir::Type::BF16 &&
+      dst != ir::Type::F16x2 && dst != ir::Type::BF16x2) {
     return fail(in, error, ".relu needs an f16 or bf16 destination");
   }
   Rounding fr = Rounding::NearestEven;
@@ -67,7 +68,8 @@ ExecFn bindCvt(const ir::Instr& in, std::string* error) {
   ExecFn fn = nullptr;
   if (!dstFloat) {
     if (!srcFloat) {
-      if (in.round != ir::Round::None) return fail(in, error, "integer-to-integer cvt takes no rounding modifier");
+      if (in.round != ir::Round::None)
+        return fail(in, error, "integer-to-integer cvt takes no rounding modifier");
       fn = cvt::bindToInt(in, false, cvt::IntRound::Zero);
     } else {
       if (!integral) return fail(in, error, "float-to-integer cvt needs .rni, .rzi, .rmi or .rpi");
@@ -77,7 +79,8 @@ ExecFn bindCvt(const ir::Instr& in, std::string* error) {
     if (!floatRnd) return fail(in, error, "integer-to-float cvt takes .rn, .rz, .rm or .rp");
     fn = cvt::bindToFloat(in, false, fr, false, ir);
   } else if (integral) {
-    if (dst != src) return fail(in, error, "integer rounding needs equal source and destination types");
+    if (dst != src)
+      return fail(in, error, "integer rounding needs equal source and destination types");
     fn = cvt::bindToFloat(in, ftz, Rounding::NearestEven, true, ir);
   } else {
     if (!floatRnd) return fail(in, error, "unsupported rounding modifier");

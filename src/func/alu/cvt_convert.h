@@ -25,14 +25,27 @@ struct CvtPost {
 
 enum class IntRound : uint8_t { Nearest, Zero, Down, Up };  // .rni .rzi .rmi .rpi
 
-inline double roundIntegral(double x, IntRound r) {
-  switch (r) {
-    // The host stays in round-to-nearest-even outside directed-rounding executors.
-    case IntRound::Nearest: return std::nearbyint(x);
-    case IntRound::Zero: return std::trunc(x);
-    case IntRound::Down: return std::floor(x);
-    default: return std::ceil(x);
+// Rounds x to an integral value in direction R; the sign of a zero result follows x, as the
+// IEEE roundToIntegral operations do. Written without libm calls (the baseline x86-64 target has
+// no rounding instruction) and exact for every input.
+template <IntRound R>
+inline double roundIntegral(double x) {
+  constexpr double kTwo52 = 4503599627370496.0;  // from 2^52 up every double is an integer
+  if (!(std::fabs(x) < kTwo52)) return x;        // also Inf and NaN
+  double t;
+  if constexpr (R == IntRound::Nearest) {
+    // Adding and removing 2^52 rounds the fraction away in the host's round-to-nearest-even
+    // mode, which cvt executors always run in.
+    t = (std::fabs(x) + kTwo52) - kTwo52;
+  } else {
+    t = static_cast<double>(static_cast<int64_t>(x));  // toward zero
+    if constexpr (R == IntRound::Down) {
+      if (t > x) t -= 1.0;
+    } else if constexpr (R == IntRound::Up) {
+      if (t < x) t += 1.0;
+    }
   }
+  return std::copysign(t, x);
 }
 
 // ---- sources ---------------------------------------------------------------------------------
@@ -90,7 +103,7 @@ template <class Src, Format D, Rounding R, bool Integral, IntRound IR>
 struct FloatToFloat {
   static uint64_t apply(uint64_t s, const CvtPost& post) {
     double v = Src::read(s);
-    if constexpr (Integral) v = roundIntegral(v, IR);
+    if constexpr (Integral) v = roundIntegral<IR>(v);
     return encodeFloat<D, R>(v, post);
   }
 };
@@ -104,14 +117,16 @@ struct IntToFloat {
         R == Rounding::NearestEven && (D.fracBits == kF32.fracBits || D.fracBits == kF64.fracBits);
     if constexpr (hostRounds) {
       // The host's int -> float conversions round to nearest even (exact for f64 up to 53 bits).
-      if constexpr (D.fracBits == kF64.fracBits) return encodeFloat<D, R>(static_cast<double>(v), post);
+      if constexpr (D.fracBits == kF64.fracBits)
+        return encodeFloat<D, R>(static_cast<double>(v), post);
       if (!post.sat) {
         const uint64_t b = slotOf(static_cast<float>(v));
         return post.ftzOut ? flushSubnormal<kF32>(b) : b;
       }
     }
     const bool negative = v < 0;
-    const uint64_t magnitude = negative ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    const uint64_t magnitude =
+        negative ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
     uint64_t bits = fromInteger<D>(negative, magnitude, R);
     if (post.sat) {
       // Clamping an integer to [0, 1] happens before rounding; 0 and 1 are exact.
@@ -141,8 +156,10 @@ struct IntToInt {
   static uint64_t apply(uint64_t s, const CvtPost&) {
     const S v = IntSrc<S>::read(s);
     if constexpr (Sat) {
-      if (std::cmp_less(v, std::numeric_limits<D>::min())) return intBits(std::numeric_limits<D>::min());
-      if (std::cmp_greater(v, std::numeric_limits<D>::max())) return intBits(std::numeric_limits<D>::max());
+      if (std::cmp_less(v, std::numeric_limits<D>::min()))
+        return intBits(std::numeric_limits<D>::min());
+      if (std::cmp_greater(v, std::numeric_limits<D>::max()))
+        return intBits(std::numeric_limits<D>::max());
     }
     return intBits(static_cast<D>(v));
   }
@@ -163,7 +180,7 @@ struct FloatToInt {
         return 0;
       }
     }
-    const double r = roundIntegral(x, IR);
+    const double r = roundIntegral<IR>(x);
     constexpr double kLow = static_cast<double>(std::numeric_limits<D>::min());
     // 2^(number of value bits): the first integer above the range, exact in binary64.
     constexpr double kHighExcl = pow2(std::numeric_limits<D>::digits);

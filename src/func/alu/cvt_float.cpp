@@ -9,15 +9,20 @@ template <class Src, Format D>
 ExecFn floatToFloat(Rounding r, bool integral, IntRound ir) {
   if (integral) {
     switch (ir) {
-      case IntRound::Nearest: return &cvtExec<FloatToFloat<Src, D, Rounding::NearestEven, true, IntRound::Nearest>>;
-      case IntRound::Zero: return &cvtExec<FloatToFloat<Src, D, Rounding::NearestEven, true, IntRound::Zero>>;
-      case IntRound::Down: return &cvtExec<FloatToFloat<Src, D, Rounding::NearestEven, true, IntRound::Down>>;
+      case IntRound::Nearest:
+        return &cvtExec<FloatToFloat<Src, D, Rounding::NearestEven, true, IntRound::Nearest>>;
+      case IntRound::Zero:
+        return &cvtExec<FloatToFloat<Src, D, Rounding::NearestEven, true, IntRound::Zero>>;
+      case IntRound::Down:
+        return &cvtExec<FloatToFloat<Src, D, Rounding::NearestEven, true, IntRound::Down>>;
       default: return &cvtExec<FloatToFloat<Src, D, Rounding::NearestEven, true, IntRound::Up>>;
     }
   }
   switch (r) {
-    case Rounding::TowardZero: return &cvtExec<FloatToFloat<Src, D, Rounding::TowardZero, false, IntRound::Zero>>;
-    case Rounding::Down: return &cvtExec<FloatToFloat<Src, D, Rounding::Down, false, IntRound::Zero>>;
+    case Rounding::TowardZero:
+      return &cvtExec<FloatToFloat<Src, D, Rounding::TowardZero, false, IntRound::Zero>>;
+    case Rounding::Down:
+      return &cvtExec<FloatToFloat<Src, D, Rounding::Down, false, IntRound::Zero>>;
     case Rounding::Up: return &cvtExec<FloatToFloat<Src, D, Rounding::Up, false, IntRound::Zero>>;
     default: return &cvtExec<FloatToFloat<Src, D, Rounding::NearestEven, false, IntRound::Zero>>;
   }
@@ -36,10 +41,14 @@ ExecFn intToFloat(Rounding r) {
 template <Format D>
 ExecFn fromSource(ir::Type src, bool ftz, Rounding r, bool integral, IntRound ir) {
   switch (src) {
-    case ir::Type::U8: case ir::Type::B8: return intToFloat<uint8_t, D>(r);
-    case ir::Type::U16: case ir::Type::B16: return intToFloat<uint16_t, D>(r);
-    case ir::Type::U32: case ir::Type::B32: return intToFloat<uint32_t, D>(r);
-    case ir::Type::U64: case ir::Type::B64: return intToFloat<uint64_t, D>(r);
+    case ir::Type::U8:
+    case ir::Type::B8: return intToFloat<uint8_t, D>(r);
+    case ir::Type::U16:
+    case ir::Type::B16: return intToFloat<uint16_t, D>(r);
+    case ir::Type::U32:
+    case ir::Type::B32: return intToFloat<uint32_t, D>(r);
+    case ir::Type::U64:
+    case ir::Type::B64: return intToFloat<uint64_t, D>(r);
     case ir::Type::S8: return intToFloat<int8_t, D>(r);
     case ir::Type::S16: return intToFloat<int16_t, D>(r);
     case ir::Type::S32: return intToFloat<int32_t, D>(r);
@@ -47,7 +56,8 @@ ExecFn fromSource(ir::Type src, bool ftz, Rounding r, bool integral, IntRound ir
     case ir::Type::F16: return floatToFloat<F16Src, D>(r, integral, ir);
     case ir::Type::BF16: return floatToFloat<Bf16Src, D>(r, integral, ir);
     case ir::Type::F32:
-      return ftz ? floatToFloat<F32Src<true>, D>(r, integral, ir) : floatToFloat<F32Src<false>, D>(r, integral, ir);
+      return ftz ? floatToFloat<F32Src<true>, D>(r, integral, ir)
+                 : floatToFloat<F32Src<false>, D>(r, integral, ir);
     case ir::Type::F64: return floatToFloat<F64Src, D>(r, integral, ir);
     default: return nullptr;
   }

@@ -11,7 +11,8 @@ using ir::Type;
 
 uint64_t cvt(Type dst, Type src, uint64_t v, Round r = Round::None, uint32_t flags = 0,
              unsigned dstBits = 0) {
-  return run1(ir::Op::Cvt, dst, {v}, {.round = r, .flags = flags, .type2 = src, .dstBits = dstBits});
+  return run1(ir::Op::Cvt, dst, {v},
+              {.round = r, .flags = flags, .type2 = src, .dstBits = dstBits});
 }
 
 TEST(CvtFloat, IntToFloatRounding) {
@@ -19,8 +20,10 @@ TEST(CvtFloat, IntToFloatRounding) {
   EXPECT_EQ(cvt(Type::F32, Type::S32, big, Round::Rn), f2b(16777216.0f));
   EXPECT_EQ(cvt(Type::F32, Type::S32, big, Round::Rz), f2b(16777216.0f));
   EXPECT_EQ(cvt(Type::F32, Type::S32, big, Round::Rp), f2b(16777218.0f));
-  EXPECT_EQ(cvt(Type::F32, Type::S32, static_cast<uint32_t>(-16777217), Round::Rm), f2b(-16777218.0f));
-  EXPECT_EQ(cvt(Type::F32, Type::S32, static_cast<uint32_t>(-16777217), Round::Rp), f2b(-16777216.0f));
+  EXPECT_EQ(cvt(Type::F32, Type::S32, static_cast<uint32_t>(-16777217), Round::Rm),
+            f2b(-16777218.0f));
+  EXPECT_EQ(cvt(Type::F32, Type::S32, static_cast<uint32_t>(-16777217), Round::Rp),
+            f2b(-16777216.0f));
   EXPECT_EQ(cvt(Type::F32, Type::U64, ~uint64_t{0}, Round::Rn), 0x5F800000u);  // 2^64
   EXPECT_EQ(cvt(Type::F32, Type::U64, ~uint64_t{0}, Round::Rz), 0x5F7FFFFFu);
   EXPECT_EQ(cvt(Type::F32, Type::S64, 0x8000000000000000ull, Round::Rn), 0xDF000000u);
@@ -91,7 +94,7 @@ TEST(CvtFloat, RoundToIntegralInSameType) {
   EXPECT_EQ(cvt(Type::F32, Type::F32, 0x00000001u, Round::Rpi, ir::kFtz), 0u);
   EXPECT_EQ(cvt(Type::F64, Type::F64, d2b(-2.5), Round::Rmi), d2b(-3.0));
   EXPECT_EQ(cvt(Type::F64, Type::F64, d2b(1e300), Round::Rni), d2b(1e300));
-  EXPECT_EQ(cvt(Type::F16, Type::F16, 0x4100u, Round::Rpi), 0x4200u);  // 2.5 -> 3
+  EXPECT_EQ(cvt(Type::F16, Type::F16, 0x4100u, Round::Rpi), 0x4200u);    // 2.5 -> 3
   EXPECT_EQ(cvt(Type::BF16, Type::BF16, 0x4020u, Round::Rmi), 0x4000u);  // 2.5 -> 2
   EXPECT_EQ(cvt(Type::F32, Type::F32, 0x7FC00001u, Round::Rni), 0x7FFFFFFFu);
   EXPECT_NE(bindErr(ir::Op::Cvt, Type::F32, 1, {.round = Round::Rni, .type2 = Type::F64}), "");
@@ -108,8 +111,12 @@ TEST(CvtFloat, FtzSatRelu) {
   EXPECT_EQ(cvt(Type::F16, Type::F32, f2b(1.0f), Round::Rn, ir::kRelu), 0x3C00u);
   EXPECT_EQ(cvt(Type::F16, Type::F32, 0xFFC00000u, Round::Rn, ir::kRelu), 0x7FFFu);
   EXPECT_EQ(cvt(Type::BF16, Type::F32, f2b(-2.0f), Round::Rz, ir::kRelu), 0u);
-  EXPECT_NE(bindErr(ir::Op::Cvt, Type::F32, 1, {.round = Round::Rn, .flags = ir::kRelu, .type2 = Type::F64}), "");
-  EXPECT_NE(bindErr(ir::Op::Cvt, Type::F16, 1, {.round = Round::Rn, .flags = ir::kFtz, .type2 = Type::F64}), "");
+  EXPECT_NE(bindErr(ir::Op::Cvt, Type::F32, 1,
+                    {.round = Round::Rn, .flags = ir::kRelu, .type2 = Type::F64}),
+            "");
+  EXPECT_NE(bindErr(ir::Op::Cvt, Type::F16, 1,
+                    {.round = Round::Rn, .flags = ir::kFtz, .type2 = Type::F64}),
+            "");
 }
 
 TEST(CvtFloat, PackingPutsTheFirstSourceHigh) {
@@ -123,13 +130,14 @@ TEST(CvtFloat, PackingPutsTheFirstSourceHigh) {
 }
 
 TEST(CvtFloat, EveryPairBinds) {
-  const Type all[] = {Type::U8, Type::U16, Type::U32, Type::U64, Type::S8, Type::S16,
+  const Type all[] = {Type::U8,  Type::U16, Type::U32, Type::U64,  Type::S8,  Type::S16,
                       Type::S32, Type::S64, Type::F16, Type::BF16, Type::F32, Type::F64};
   const Type floats[] = {Type::F16, Type::BF16, Type::F32, Type::F64};
   for (Type d : floats) {
     for (Type s : all) {
       for (Round r : {Round::Rn, Round::Rz, Round::Rm, Round::Rp}) {
-        EXPECT_EQ(bindErr(ir::Op::Cvt, d, 1, {.round = r, .type2 = s}), "") << static_cast<int>(d) << " " << static_cast<int>(s);
+        EXPECT_EQ(bindErr(ir::Op::Cvt, d, 1, {.round = r, .type2 = s}), "")
+            << static_cast<int>(d) << " " << static_cast<int>(s);
       }
     }
   }

@@ -23,17 +23,22 @@ ExecFn intToInt(bool sat) {
 template <class D>
 ExecFn fromSource(ir::Type src, bool sat, bool ftz, IntRound r) {
   switch (src) {
-    case ir::Type::U8: case ir::Type::B8: return intToInt<uint8_t, D>(sat);
-    case ir::Type::U16: case ir::Type::B16: return intToInt<uint16_t, D>(sat);
-    case ir::Type::U32: case ir::Type::B32: return intToInt<uint32_t, D>(sat);
-    case ir::Type::U64: case ir::Type::B64: return intToInt<uint64_t, D>(sat);
+    case ir::Type::U8:
+    case ir::Type::B8: return intToInt<uint8_t, D>(sat);
+    case ir::Type::U16:
+    case ir::Type::B16: return intToInt<uint16_t, D>(sat);
+    case ir::Type::U32:
+    case ir::Type::B32: return intToInt<uint32_t, D>(sat);
+    case ir::Type::U64:
+    case ir::Type::B64: return intToInt<uint64_t, D>(sat);
     case ir::Type::S8: return intToInt<int8_t, D>(sat);
     case ir::Type::S16: return intToInt<int16_t, D>(sat);
     case ir::Type::S32: return intToInt<int32_t, D>(sat);
     case ir::Type::S64: return intToInt<int64_t, D>(sat);
     case ir::Type::F16: return floatToInt<F16Src, D>(r);
     case ir::Type::BF16: return floatToInt<Bf16Src, D>(r);
-    case ir::Type::F32: return ftz ? floatToInt<F32Src<true>, D>(r) : floatToInt<F32Src<false>, D>(r);
+    case ir::Type::F32:
+      return ftz ? floatToInt<F32Src<true>, D>(r) : floatToInt<F32Src<false>, D>(r);
     case ir::Type::F64: return floatToInt<F64Src, D>(r);
     default: return nullptr;
   }
@@ -44,10 +49,14 @@ ExecFn fromSource(ir::Type src, bool sat, bool ftz, IntRound r) {
 ExecFn bindToInt(const ir::Instr& in, bool ftz, IntRound r) {
   const bool sat = in.has(ir::kSat);
   switch (in.type) {
-    case ir::Type::U8: case ir::Type::B8: return fromSource<uint8_t>(in.type2, sat, ftz, r);
-    case ir::Type::U16: case ir::Type::B16: return fromSource<uint16_t>(in.type2, sat, ftz, r);
-    case ir::Type::U32: case ir::Type::B32: return fromSource<uint32_t>(in.type2, sat, ftz, r);
-    case ir::Type::U64: case ir::Type::B64: return fromSource<uint64_t>(in.type2, sat, ftz, r);
+    case ir::Type::U8:
+    case ir::Type::B8: return fromSource<uint8_t>(in.type2, sat, ftz, r);
+    case ir::Type::U16:
+    case ir::Type::B16: return fromSource<uint16_t>(in.type2, sat, ftz, r);
+    case ir::Type::U32:
+    case ir::Type::B32: return fromSource<uint32_t>(in.type2, sat, ftz, r);
+    case ir::Type::U64:
+    case ir::Type::B64: return fromSource<uint64_t>(in.type2, sat, ftz, r);
     case ir::Type::S8: return fromSource<int8_t>(in.type2, sat, ftz, r);
     case ir::Type::S16: return fromSource<int16_t>(in.type2, sat, ftz, r);
     case ir::Type::S32: return fromSource<int32_t>(in.type2, sat, ftz, r);

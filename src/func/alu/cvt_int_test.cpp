@@ -17,8 +17,8 @@ uint64_t cvt(Type dst, Type src, uint64_t v, Round r = Round::None, uint32_t fla
 }
 
 TEST(CvtInt, ExtensionAndTruncation) {
-  EXPECT_EQ(cvt(Type::U32, Type::U8, 0x1FF), 0xFFu);              // low 8 bits of the source
-  EXPECT_EQ(cvt(Type::S32, Type::S8, 0x80), 0xFFFFFF80u);         // sign-extended source
+  EXPECT_EQ(cvt(Type::U32, Type::U8, 0x1FF), 0xFFu);       // low 8 bits of the source
+  EXPECT_EQ(cvt(Type::S32, Type::S8, 0x80), 0xFFFFFF80u);  // sign-extended source
   EXPECT_EQ(cvt(Type::S64, Type::S32, 0xFFFFFFFF), 0xFFFFFFFFFFFFFFFFull);
   EXPECT_EQ(cvt(Type::U64, Type::S32, 0xFFFFFFFF), 0xFFFFFFFFFFFFFFFFull);
   EXPECT_EQ(cvt(Type::U64, Type::U32, 0xFFFFFFFF), 0xFFFFFFFFull);
@@ -35,7 +35,8 @@ TEST(CvtInt, ExtensionAndTruncation) {
 TEST(CvtInt, SatClampsToTheDestinationRange) {
   const uint32_t sat = ir::kSat;
   EXPECT_EQ(cvt(Type::S8, Type::S32, 300, Round::None, sat, 32), 127u);
-  EXPECT_EQ(cvt(Type::S8, Type::S32, static_cast<uint32_t>(-300), Round::None, sat, 32), 0xFFFFFF80u);
+  EXPECT_EQ(cvt(Type::S8, Type::S32, static_cast<uint32_t>(-300), Round::None, sat, 32),
+            0xFFFFFF80u);
   EXPECT_EQ(cvt(Type::U8, Type::S32, static_cast<uint32_t>(-5), Round::None, sat), 0u);
   EXPECT_EQ(cvt(Type::U8, Type::U32, 256, Round::None, sat), 255u);
   EXPECT_EQ(cvt(Type::U32, Type::S64, ~uint64_t{0}, Round::None, sat), 0u);
@@ -47,19 +48,26 @@ TEST(CvtInt, SatClampsToTheDestinationRange) {
 }
 
 TEST(CvtInt, FloatRoundingModes) {
-  struct Row { float x; int32_t rni, rzi, rmi, rpi; };
+  struct Row {
+    float x;
+    int32_t rni, rzi, rmi, rpi;
+  };
   const Row rows[] = {
       {2.5f, 2, 2, 2, 3},   {-2.5f, -2, -2, -3, -2}, {3.5f, 4, 3, 3, 4},
       {-0.5f, 0, 0, -1, 0}, {0.7f, 1, 0, 0, 1},      {-7.0f, -7, -7, -7, -7},
   };
   for (const Row& r : rows) {
     SCOPED_TRACE(r.x);
-    auto s32 = [&](Round m) { return static_cast<int32_t>(cvt(Type::S32, Type::F32, f2b(r.x), m)); };
+    auto s32 = [&](Round m) {
+      return static_cast<int32_t>(cvt(Type::S32, Type::F32, f2b(r.x), m));
+    };
     EXPECT_EQ(s32(Round::Rni), r.rni);
     EXPECT_EQ(s32(Round::Rzi), r.rzi);
     EXPECT_EQ(s32(Round::Rmi), r.rmi);
     EXPECT_EQ(s32(Round::Rpi), r.rpi);
-    auto s64 = [&](Round m) { return static_cast<int64_t>(cvt(Type::S64, Type::F64, d2b(r.x), m)); };
+    auto s64 = [&](Round m) {
+      return static_cast<int64_t>(cvt(Type::S64, Type::F64, d2b(r.x), m));
+    };
     EXPECT_EQ(s64(Round::Rni), r.rni);
     EXPECT_EQ(s64(Round::Rmi), r.rmi);
   }
@@ -104,7 +112,8 @@ TEST(CvtInt, FtzOnF32Source) {
 }
 
 TEST(CvtInt, EveryPairBinds) {
-  const Type ints[] = {Type::U8, Type::U16, Type::U32, Type::U64, Type::S8, Type::S16, Type::S32, Type::S64};
+  const Type ints[] = {Type::U8, Type::U16, Type::U32, Type::U64,
+                       Type::S8, Type::S16, Type::S32, Type::S64};
   const Type floats[] = {Type::F16, Type::BF16, Type::F32, Type::F64};
   for (Type d : ints) {
     for (Type s : ints) {
@@ -117,7 +126,9 @@ TEST(CvtInt, EveryPairBinds) {
     }
   }
   EXPECT_NE(bindErr(ir::Op::Cvt, Type::S32, 1, {.round = Round::Rn, .type2 = Type::S16}), "");
-  EXPECT_NE(bindErr(ir::Op::Cvt, Type::S32, 1, {.round = Round::Rzi, .flags = ir::kFtz, .type2 = Type::F64}), "");
+  EXPECT_NE(bindErr(ir::Op::Cvt, Type::S32, 1,
+                    {.round = Round::Rzi, .flags = ir::kFtz, .type2 = Type::F64}),
+            "");
   EXPECT_NE(bindErr(ir::Op::Cvt, Type::S32, 2, {.round = Round::Rzi, .type2 = Type::F32}), "");
 }
 

@@ -16,22 +16,37 @@
 namespace warpsim::func::fp {
 namespace {
 
-struct Sin { static float apply(float x) { return static_cast<float>(std::sin(double{x})); } };
-struct Cos { static float apply(float x) { return static_cast<float>(std::cos(double{x})); } };
-struct Lg2 { static float apply(float x) { return static_cast<float>(std::log2(double{x})); } };
-struct Ex2 { static float apply(float x) { return static_cast<float>(std::exp2(double{x})); } };
-struct Tanh { static float apply(float x) { return static_cast<float>(std::tanh(double{x})); } };
-struct Sqrt { static float apply(float x) { return std::sqrt(x); } };
+struct Sin {
+  static float apply(float x) { return static_cast<float>(std::sin(double{x})); }
+};
+struct Cos {
+  static float apply(float x) { return static_cast<float>(std::cos(double{x})); }
+};
+struct Lg2 {
+  static float apply(float x) { return static_cast<float>(std::log2(double{x})); }
+};
+struct Ex2 {
+  static float apply(float x) { return static_cast<float>(std::exp2(double{x})); }
+};
+struct Tanh {
+  static float apply(float x) { return static_cast<float>(std::tanh(double{x})); }
+};
+struct Sqrt {
+  static float apply(float x) { return std::sqrt(x); }
+};
 struct Rsqrt {
   static float apply(float x) { return static_cast<float>(1.0 / std::sqrt(double{x})); }
 };
-struct Rcp { static float apply(float x) { return 1.0f / x; } };
+struct Rcp {
+  static float apply(float x) { return 1.0f / x; }
+};
 
 template <class Op, bool Ftz>
 void f32Unary(const ir::Instr& in, ExecCtx& ctx) {
   uint64_t* d = lanes::dstPtr(ctx, in.dst(0));
   const uint64_t* a = lanes::srcPtr(ctx, in.src(0));
-  lanes::forEachLane(ctx.mask, [&](unsigned l) { d[l] = outF32<Ftz, false>(Op::apply(inF32<Ftz>(a[l]))); });
+  lanes::forEachLane(ctx.mask,
+                     [&](unsigned l) { d[l] = outF32<Ftz, false>(Op::apply(inF32<Ftz>(a[l]))); });
 }
 
 // div.approx.f32: a * (1/b), the reciprocal flushed to zero when it is subnormal.
@@ -98,7 +113,8 @@ ExecFn bindApprox(const ir::Instr& in, std::string* error) {
   const bool legacy = !f64 && !in.has(ir::kApprox) && !in.has(ir::kFull) && in.op != ir::Op::Tanh;
   const bool ftz = in.has(ir::kFtz) || legacy;
   if (in.has(ir::kSat)) return fail(in, error, ".sat is not allowed");
-  if (in.round != ir::Round::None) return fail(in, error, "approximate forms take no rounding modifier");
+  if (in.round != ir::Round::None)
+    return fail(in, error, "approximate forms take no rounding modifier");
   if (f64) {
     if (in.op == ir::Op::Rcp && ftz) return &f64UpperApprox<false>;
     if (in.op == ir::Op::Rsqrt) return ftz ? &f64UpperApprox<true> : &rsqrtF64;

@@ -2,6 +2,7 @@
 // One executor per (operation, type, rounding, .ftz, .sat); directed roundings run the lane loop
 // inside a RoundingScope, so every result is the correctly rounded host result in that mode.
 #include <cmath>
+#include <type_traits>
 
 #include "func/alu/float_common.h"
 #include "func/alu/float_exec.h"
@@ -10,29 +11,50 @@ namespace warpsim::func::fp {
 namespace {
 
 struct AddOp {
-  template <class T> static T apply(T a, T b) { return a + b; }
+  template <class T>
+  static T apply(T a, T b) {
+    return a + b;
+  }
 };
 struct SubOp {
-  template <class T> static T apply(T a, T b) { return a - b; }
+  template <class T>
+  static T apply(T a, T b) {
+    return a - b;
+  }
 };
 struct MulOp {
-  template <class T> static T apply(T a, T b) { return a * b; }
+  template <class T>
+  static T apply(T a, T b) {
+    return a * b;
+  }
 };
 struct DivOp {
-  template <class T> static T apply(T a, T b) { return a / b; }
+  template <class T>
+  static T apply(T a, T b) {
+    return a / b;
+  }
 };
 struct FmaOp {
-  template <class T> static T apply(T a, T b, T c) { return std::fma(a, b, c); }
+  template <class T>
+  static T apply(T a, T b, T c) {
+    return std::fma(a, b, c);
+  }
 };
 struct RcpOp {
-  template <class T> static T apply(T a) { return T(1) / a; }
+  template <class T>
+  static T apply(T a) {
+    return T(1) / a;
+  }
 };
 struct SqrtOp {
-  template <class T> static T apply(T a) { return std::sqrt(a); }
+  template <class T>
+  static T apply(T a) {
+    return std::sqrt(a);
+  }
 };
 
 template <class Op, unsigned N, Rounding R, bool Ftz, bool Sat>
-void f32Exec(const ir::Instr& in, ExecCtx& ctx) {
+[[gnu::always_inline]] inline void f32Body(const ir::Instr& in, ExecCtx& ctx) {
   RoundingScope<R> scope;
   uint64_t* d = lanes::dstPtr(ctx, in.dst(0));
   const uint64_t* a = lanes::srcPtr(ctx, in.src(0));
@@ -53,7 +75,7 @@ void f32Exec(const ir::Instr& in, ExecCtx& ctx) {
 
 // f64 results keep NaN payloads (PTX: "NaN payloads are supported for double-precision").
 template <class Op, unsigned N, Rounding R>
-void f64Exec(const ir::Instr& in, ExecCtx& ctx) {
+[[gnu::always_inline]] inline void f64Body(const ir::Instr& in, ExecCtx& ctx) {
   RoundingScope<R> scope;
   uint64_t* d = lanes::dstPtr(ctx, in.dst(0));
   const uint64_t* a = lanes::srcPtr(ctx, in.src(0));
@@ -72,20 +94,64 @@ void f64Exec(const ir::Instr& in, ExecCtx& ctx) {
   });
 }
 
+template <class Op, unsigned N, Rounding R, bool Ftz, bool Sat>
+void f32Exec(const ir::Instr& in, ExecCtx& ctx) {
+  f32Body<Op, N, R, Ftz, Sat>(in, ctx);
+}
+template <class Op, unsigned N, Rounding R>
+void f64Exec(const ir::Instr& in, ExecCtx& ctx) {
+  f64Body<Op, N, R>(in, ctx);
+}
+
+// fma is the most frequent floating-point instruction in compiled CUDA code. Without -mfma the
+// host compiler calls libm's fma per lane; these variants let it emit the FMA instructions
+// (vectorised) and are chosen when the host CPU has them. Results are identical: both are the
+// correctly rounded fused multiply-add.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define WARPSIM_HAS_FMA_VARIANT 1
+template <class Op, unsigned N, Rounding R, bool Ftz, bool Sat>
+__attribute__((target("fma"))) void f32ExecFma(const ir::Instr& in, ExecCtx& ctx) {
+  f32Body<Op, N, R, Ftz, Sat>(in, ctx);
+}
+template <class Op, unsigned N, Rounding R>
+__attribute__((target("fma"))) void f64ExecFma(const ir::Instr& in, ExecCtx& ctx) {
+  f64Body<Op, N, R>(in, ctx);
+}
+bool hostHasFma() { return __builtin_cpu_supports("fma"); }
+#else
+#define WARPSIM_HAS_FMA_VARIANT 0
+#endif
+
+template <class Op, unsigned N, Rounding R, bool Ftz, bool Sat>
+ExecFn pickF32Variant() {
+#if WARPSIM_HAS_FMA_VARIANT
+  if (std::is_same_v<Op, FmaOp> && hostHasFma()) return &f32ExecFma<Op, N, R, Ftz, Sat>;
+#endif
+  return &f32Exec<Op, N, R, Ftz, Sat>;
+}
+
+template <class Op, unsigned N, Rounding R>
+ExecFn pickF64Variant() {
+#if WARPSIM_HAS_FMA_VARIANT
+  if (std::is_same_v<Op, FmaOp> && hostHasFma()) return &f64ExecFma<Op, N, R>;
+#endif
+  return &f64Exec<Op, N, R>;
+}
+
 template <class Op, unsigned N, Rounding R>
 ExecFn pickF32(bool ftz, bool sat) {
-  if (ftz) return sat ? &f32Exec<Op, N, R, true, true> : &f32Exec<Op, N, R, true, false>;
-  return sat ? &f32Exec<Op, N, R, false, true> : &f32Exec<Op, N, R, false, false>;
+  if (ftz) return sat ? pickF32Variant<Op, N, R, true, true>() : pickF32Variant<Op, N, R, true, false>();
+  return sat ? pickF32Variant<Op, N, R, false, true>() : pickF32Variant<Op, N, R, false, false>();
 }
 
 template <class Op, unsigned N>
 ExecFn pick(ir::Type type, Rounding r, bool ftz, bool sat) {
   if (type == ir::Type::F64) {
     switch (r) {
-      case Rounding::TowardZero: return &f64Exec<Op, N, Rounding::TowardZero>;
-      case Rounding::Down: return &f64Exec<Op, N, Rounding::Down>;
-      case Rounding::Up: return &f64Exec<Op, N, Rounding::Up>;
-      default: return &f64Exec<Op, N, Rounding::NearestEven>;
+      case Rounding::TowardZero: return pickF64Variant<Op, N, Rounding::TowardZero>();
+      case Rounding::Down: return pickF64Variant<Op, N, Rounding::Down>();
+      case Rounding::Up: return pickF64Variant<Op, N, Rounding::Up>();
+      default: return pickF64Variant<Op, N, Rounding::NearestEven>();
     }
   }
   switch (r) {
@@ -105,8 +171,8 @@ ExecFn bindArith(const ir::Instr& in, std::string* error) {
   Rounding r;
   if (!floatRounding(in.round, &r)) return fail(in, error, "unsupported rounding modifier");
   if (f64 && (ftz || sat)) return fail(in, error, ".ftz and .sat apply to .f32 only");
-  const bool satAllowed = in.op == ir::Op::Add || in.op == ir::Op::Sub ||
-                          in.op == ir::Op::Mul || in.op == ir::Op::Fma || in.op == ir::Op::Mad;
+  const bool satAllowed = in.op == ir::Op::Add || in.op == ir::Op::Sub || in.op == ir::Op::Mul ||
+                          in.op == ir::Op::Fma || in.op == ir::Op::Mad;
   if (sat && !satAllowed) return fail(in, error, ".sat is not allowed");
   switch (in.op) {
     case ir::Op::Add: return pick<AddOp, 2>(in.type, r, ftz, sat);

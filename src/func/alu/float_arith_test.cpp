@@ -46,14 +46,17 @@ TEST(FloatArith, AddRoundsInEveryMode) {
 }
 
 TEST(FloatArith, F64RoundsInEveryMode) {
-  auto add = [](Round r, double a, double b) { return run1(Op::Add, Type::F64, {d2b(a), d2b(b)}, {.round = r}); };
+  auto add = [](Round r, double a, double b) {
+    return run1(Op::Add, Type::F64, {d2b(a), d2b(b)}, {.round = r});
+  };
   EXPECT_EQ(add(Round::Rn, 1.0, kTiny53), d2b(1.0));
   EXPECT_EQ(add(Round::Rp, 1.0, kTiny53), d2b(1.0) + 1);
   EXPECT_EQ(add(Round::Rm, -1.0, -kTiny53), d2b(-1.0) + 1);
   EXPECT_EQ(add(Round::Rz, -1.0, -kTiny53), d2b(-1.0));
   const uint64_t third = run1(Op::Div, Type::F64, {d2b(1.0), d2b(3.0)}, {.round = Round::Rz});
   EXPECT_EQ(third, 0x3FD5555555555555ull);
-  EXPECT_EQ(run1(Op::Div, Type::F64, {d2b(1.0), d2b(3.0)}, {.round = Round::Rp}), 0x3FD5555555555556ull);
+  EXPECT_EQ(run1(Op::Div, Type::F64, {d2b(1.0), d2b(3.0)}, {.round = Round::Rp}),
+            0x3FD5555555555556ull);
   EXPECT_EQ(run1(Op::Sqrt, Type::F64, {d2b(2.0)}, {.round = Round::Rn}), 0x3FF6A09E667F3BCDull);
   EXPECT_EQ(run1(Op::Sqrt, Type::F64, {d2b(2.0)}, {.round = Round::Rz}), 0x3FF6A09E667F3BCCull);
   EXPECT_EQ(run1(Op::Rcp, Type::F64, {d2b(3.0)}, {.round = Round::Rm}), 0x3FD5555555555555ull);
@@ -87,7 +90,8 @@ TEST(FloatArith, FmaIsFusedAndMadDefaultsToFma) {
   EXPECT_EQ(run1(Op::Fma, Type::F64, {d2b(da), d2b(da), d2b(-1.0)}, {.round = Round::Rn}),
             d2b(std::ldexp(1.0, -26) + std::ldexp(1.0, -54)));
   // fma.rp: the exact result lies just above 1.
-  EXPECT_EQ(run1(Op::Fma, Type::F32, {f2b(1.0f), f2b(1.0f), f2b(std::ldexp(1.0f, -60))}, {.round = Round::Rp}),
+  EXPECT_EQ(run1(Op::Fma, Type::F32, {f2b(1.0f), f2b(1.0f), f2b(std::ldexp(1.0f, -60))},
+                 {.round = Round::Rp}),
             f2b(1.0f) + 1);
 }
 
@@ -108,9 +112,10 @@ TEST(FloatArith, SatClampsAndZeroesNaN) {
   EXPECT_EQ(f32Op(Op::Add, Round::None, 0.75f, 0.5f, sat), f2b(1.0f));
   EXPECT_EQ(f32Op(Op::Add, Round::None, 0.25f, 0.5f, sat), f2b(0.75f));
   EXPECT_EQ(f32Op(Op::Sub, Round::None, 1.0f, 4.0f, sat), 0u);
-  EXPECT_EQ(f32Op(Op::Mul, Round::None, -0.0f, 1.0f, sat), 0u);  // -0 -> +0
+  EXPECT_EQ(f32Op(Op::Mul, Round::None, -0.0f, 1.0f, sat), 0u);          // -0 -> +0
   EXPECT_EQ(f32Op(Op::Add, Round::None, INFINITY, -INFINITY, sat), 0u);  // NaN -> +0
-  EXPECT_EQ(run1(Op::Fma, Type::F32, {f2b(2.0f), f2b(2.0f), f2b(1.0f)}, {.round = Round::Rn, .flags = sat}),
+  EXPECT_EQ(run1(Op::Fma, Type::F32, {f2b(2.0f), f2b(2.0f), f2b(1.0f)},
+                 {.round = Round::Rn, .flags = sat}),
             f2b(1.0f));
 }
 
@@ -126,7 +131,8 @@ TEST(FloatArith, NaNResults) {
 
 TEST(FloatArith, InactiveLanesAreUntouched) {
   AluHarness h;
-  ir::Instr in = AluHarness::make(Op::Add, Type::F32, {AluHarness::R(0)}, {AluHarness::R(1), AluHarness::R(2)});
+  ir::Instr in = AluHarness::make(Op::Add, Type::F32, {AluHarness::R(0)},
+                                  {AluHarness::R(1), AluHarness::R(2)});
   in.round = Round::Rz;
   h.setAll(0, 7);
   h.setAll(1, f2b(1.0f));
@@ -144,9 +150,18 @@ uint32_t refF32(Op op, fp::Rounding r, float fa, float fb, float fc) {
   const double a = fa, b = fb, c = fc;
   double odd;
   switch (op) {
-    case Op::Add: { const double s = a + b; odd = fp::roundToOdd(s, fp::twoSumError(a, b, s)); break; }
+    case Op::Add: {
+      const double s = a + b;
+      odd = fp::roundToOdd(s, fp::twoSumError(a, b, s));
+      break;
+    }
     case Op::Mul: odd = a * b; break;
-    case Op::Fma: { const double p = a * b; const double s = p + c; odd = fp::roundToOdd(s, fp::twoSumError(p, c, s)); break; }
+    case Op::Fma: {
+      const double p = a * b;
+      const double s = p + c;
+      odd = fp::roundToOdd(s, fp::twoSumError(p, c, s));
+      break;
+    }
     case Op::Div: {
       const double q = a / b;
       const double rem = std::fma(-q, b, a);
@@ -184,7 +199,8 @@ TEST(FloatArith, DirectedRoundingMatchesExactReference) {
         std::vector<std::array<uint64_t, kWarpSize>> srcs(n);
         for (unsigned l = 0; l < kWarpSize; ++l) {
           for (unsigned i = 0; i < n; ++i) srcs[i][l] = f2b(randomFloat(rng, op == Op::Sqrt));
-          if (op == Op::Add && l % 2 == 0) srcs[1][l] = f2b(b2f(srcs[1][l]) * std::ldexp(1.0f, -20));
+          if (op == Op::Add && l % 2 == 0)
+            srcs[1][l] = f2b(b2f(srcs[1][l]) * std::ldexp(1.0f, -20));
         }
         const auto out = runLanes(op, Type::F32, srcs, {.round = round});
         for (unsigned l = 0; l < kWarpSize; ++l) {
@@ -192,8 +208,8 @@ TEST(FloatArith, DirectedRoundingMatchesExactReference) {
           const float b = n > 1 ? b2f(srcs[1][l]) : 0.0f;
           const float c = n > 2 ? b2f(srcs[2][l]) : 0.0f;
           ASSERT_EQ(out[l], refF32(op, mode, a, b, c))
-              << ir::opName(op) << " mode " << static_cast<int>(mode) << " " << std::hexfloat << a << " "
-              << b << " " << c;
+              << ir::opName(op) << " mode " << static_cast<int>(mode) << " " << std::hexfloat << a
+              << " " << b << " " << c;
         }
       }
     }

@@ -66,44 +66,65 @@ void doNothing(const ir::Instr&, ExecCtx&) {}
 // Operations whose opcode PTX shares with the integer family.
 bool sharedWithIntegers(ir::Op op) {
   switch (op) {
-    case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Mad: case ir::Op::Div:
-    case ir::Op::Abs: case ir::Op::Neg: case ir::Op::Min: case ir::Op::Max:
-      return true;
-    default:
-      return false;
+    case ir::Op::Add:
+    case ir::Op::Sub:
+    case ir::Op::Mul:
+    case ir::Op::Mad:
+    case ir::Op::Div:
+    case ir::Op::Abs:
+    case ir::Op::Neg:
+    case ir::Op::Min:
+    case ir::Op::Max: return true;
+    default: return false;
   }
 }
 
 bool floatOnly(ir::Op op) {
   switch (op) {
-    case ir::Op::Fma: case ir::Op::Rcp: case ir::Op::Sqrt: case ir::Op::Rsqrt: case ir::Op::Sin:
-    case ir::Op::Cos: case ir::Op::Lg2: case ir::Op::Ex2: case ir::Op::Tanh: case ir::Op::Copysign:
-      return true;
-    default:
-      return false;
+    case ir::Op::Fma:
+    case ir::Op::Rcp:
+    case ir::Op::Sqrt:
+    case ir::Op::Rsqrt:
+    case ir::Op::Sin:
+    case ir::Op::Cos:
+    case ir::Op::Lg2:
+    case ir::Op::Ex2:
+    case ir::Op::Tanh:
+    case ir::Op::Copysign: return true;
+    default: return false;
   }
 }
 
 bool isApproxForm(const ir::Instr& in) {
   if (in.has(ir::kApprox) || in.has(ir::kFull)) return true;
   switch (in.op) {
-    case ir::Op::Rsqrt: case ir::Op::Sin: case ir::Op::Cos: case ir::Op::Lg2: case ir::Op::Ex2:
-    case ir::Op::Tanh:
-      return true;
-    case ir::Op::Div: case ir::Op::Rcp: case ir::Op::Sqrt:
+    case ir::Op::Rsqrt:
+    case ir::Op::Sin:
+    case ir::Op::Cos:
+    case ir::Op::Lg2:
+    case ir::Op::Ex2:
+    case ir::Op::Tanh: return true;
+    case ir::Op::Div:
+    case ir::Op::Rcp:
+    case ir::Op::Sqrt:
       // Legacy f32 forms without .approx or rounding (PTX 1.x) mean .approx.ftz.
       return in.type == ir::Type::F32 && in.round == ir::Round::None;
-    default:
-      return false;
+    default: return false;
   }
 }
 
 ExecFn bindScalarFloat(const ir::Instr& in, std::string* error) {
   const unsigned wantSrcs = [&] {
     switch (in.op) {
-      case ir::Op::Fma: case ir::Op::Mad: return 3u;
-      case ir::Op::Add: case ir::Op::Sub: case ir::Op::Mul: case ir::Op::Div:
-      case ir::Op::Min: case ir::Op::Max: case ir::Op::Copysign: return 2u;
+      case ir::Op::Fma:
+      case ir::Op::Mad: return 3u;
+      case ir::Op::Add:
+      case ir::Op::Sub:
+      case ir::Op::Mul:
+      case ir::Op::Div:
+      case ir::Op::Min:
+      case ir::Op::Max:
+      case ir::Op::Copysign: return 2u;
       default: return 1u;
     }
   }();
@@ -112,7 +133,8 @@ ExecFn bindScalarFloat(const ir::Instr& in, std::string* error) {
     return fail(in, error, "wrong number of operands");
   }
   if (in.dst(0).kind == ir::OperandKind::Sink) return &doNothing;
-  if (in.dst(0).kind != ir::OperandKind::Reg) return fail(in, error, "destination must be a register");
+  if (in.dst(0).kind != ir::OperandKind::Reg)
+    return fail(in, error, "destination must be a register");
   for (unsigned i = 0; i < in.numSrc; ++i) {
     const ir::Operand& s = in.src(i);
     if ((s.kind != ir::OperandKind::Reg && s.kind != ir::OperandKind::Imm) || s.reg == ir::kNoReg) {
@@ -124,10 +146,12 @@ ExecFn bindScalarFloat(const ir::Instr& in, std::string* error) {
     return bindHalf(in, error);
   }
   switch (in.op) {
-    case ir::Op::Abs: case ir::Op::Neg: case ir::Op::Min: case ir::Op::Max: case ir::Op::Copysign:
-      return bindMinMaxSign(in, error);
-    default:
-      break;
+    case ir::Op::Abs:
+    case ir::Op::Neg:
+    case ir::Op::Min:
+    case ir::Op::Max:
+    case ir::Op::Copysign: return bindMinMaxSign(in, error);
+    default: break;
   }
   if (isApproxForm(in)) {
     if (in.op == ir::Op::Fma || in.op == ir::Op::Mad || in.op == ir::Op::Add ||
@@ -166,12 +190,9 @@ ExecFn bindFloatAlu(const ir::Instr& in, std::string* error) {
   switch (in.op) {
     case ir::Op::Cvt: return fp::bindCvt(in, error);
     case ir::Op::Testp: return fp::bindCompare(in, error);
-    case ir::Op::Setp:
-      return ir::isFloat(in.type) ? fp::bindCompare(in, error) : nullptr;
-    case ir::Op::Set:
-      return ir::isFloat(in.type2) ? fp::bindCompare(in, error) : nullptr;
-    default:
-      break;
+    case ir::Op::Setp: return ir::isFloat(in.type) ? fp::bindCompare(in, error) : nullptr;
+    case ir::Op::Set: return ir::isFloat(in.type2) ? fp::bindCompare(in, error) : nullptr;
+    default: break;
   }
   if (fp::sharedWithIntegers(in.op)) {
     if (!ir::isFloat(in.type)) return nullptr;

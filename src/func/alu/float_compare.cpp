@@ -55,7 +55,8 @@ template <class Lane, CmpOp C>
 uint32_t compareMask(const ir::Instr& in, ExecCtx& ctx) {
   const uint64_t* a = lanes::srcPtr(ctx, in.src(0));
   const uint64_t* b = lanes::srcPtr(ctx, in.src(1));
-  return lanes::collectMask(ctx.mask, [&](unsigned l) { return compare<C>(Lane::get(a[l]), Lane::get(b[l])); });
+  return lanes::collectMask(
+      ctx.mask, [&](unsigned l) { return compare<C>(Lane::get(a[l]), Lane::get(b[l])); });
 }
 
 uint32_t combine(const ir::Instr& in, const ExecCtx& ctx, uint32_t t) {
@@ -85,8 +86,10 @@ uint64_t setTrueValue(ir::Type t) {
     case ir::Type::BF16: return 0x3F80u;
     case ir::Type::F16x2: return 0x3C00u;
     case ir::Type::BF16x2: return 0x3F80u;
-    case ir::Type::U16: case ir::Type::S16: return 0xFFFFu;
-    case ir::Type::U32: case ir::Type::S32: return 0xFFFFFFFFu;
+    case ir::Type::U16:
+    case ir::Type::S16: return 0xFFFFu;
+    case ir::Type::U32:
+    case ir::Type::S32: return 0xFFFFFFFFu;
     default: return 0;
   }
 }
@@ -141,15 +144,28 @@ ExecFn byCmp(CmpOp c) {
   }
 }
 
-template <class Lane, CmpOp C> struct SetpScalar { static void run(const ir::Instr& i, ExecCtx& c) { setpExec<Lane, C>(i, c); } };
-template <class Lane, CmpOp C> struct SetScalar { static void run(const ir::Instr& i, ExecCtx& c) { setExec<Lane, C>(i, c); } };
-template <class Pair, CmpOp C> struct SetpPair {
-  static void run(const ir::Instr& i, ExecCtx& c) { setpPairExec<typename Pair::Lo, typename Pair::Hi, C>(i, c); }
+template <class Lane, CmpOp C>
+struct SetpScalar {
+  static void run(const ir::Instr& i, ExecCtx& c) { setpExec<Lane, C>(i, c); }
 };
-template <class Pair, CmpOp C> struct SetPair {
-  static void run(const ir::Instr& i, ExecCtx& c) { setPairExec<typename Pair::Lo, typename Pair::Hi, C>(i, c); }
+template <class Lane, CmpOp C>
+struct SetScalar {
+  static void run(const ir::Instr& i, ExecCtx& c) { setExec<Lane, C>(i, c); }
 };
-template <Format F, bool Ftz> struct HalfPair {
+template <class Pair, CmpOp C>
+struct SetpPair {
+  static void run(const ir::Instr& i, ExecCtx& c) {
+    setpPairExec<typename Pair::Lo, typename Pair::Hi, C>(i, c);
+  }
+};
+template <class Pair, CmpOp C>
+struct SetPair {
+  static void run(const ir::Instr& i, ExecCtx& c) {
+    setPairExec<typename Pair::Lo, typename Pair::Hi, C>(i, c);
+  }
+};
+template <Format F, bool Ftz>
+struct HalfPair {
   using Lo = HalfLane<F, 0, Ftz>;
   using Hi = HalfLane<F, 16, Ftz>;
 };
@@ -158,10 +174,12 @@ template <Format F, bool Ftz> struct HalfPair {
 template <template <class, CmpOp> class Scalar, template <class, CmpOp> class Pair>
 ExecFn byType(ir::Type t, bool ftz, CmpOp c) {
   switch (t) {
-    case ir::Type::F32: return ftz ? byCmp<Scalar, F32Lane<true>>(c) : byCmp<Scalar, F32Lane<false>>(c);
+    case ir::Type::F32:
+      return ftz ? byCmp<Scalar, F32Lane<true>>(c) : byCmp<Scalar, F32Lane<false>>(c);
     case ir::Type::F64: return byCmp<Scalar, F64Lane>(c);
     case ir::Type::F16:
-      return ftz ? byCmp<Scalar, HalfLane<kF16, 0, true>>(c) : byCmp<Scalar, HalfLane<kF16, 0, false>>(c);
+      return ftz ? byCmp<Scalar, HalfLane<kF16, 0, true>>(c)
+                 : byCmp<Scalar, HalfLane<kF16, 0, false>>(c);
     case ir::Type::BF16: return byCmp<Scalar, HalfLane<kBf16, 0, false>>(c);
     case ir::Type::F16x2:
       return ftz ? byCmp<Pair, HalfPair<kF16, true>>(c) : byCmp<Pair, HalfPair<kF16, false>>(c);
@@ -182,7 +200,8 @@ void testpExec(const ir::Instr& in, ExecCtx& ctx) {
       case ir::TestpClass::Infinite: return x == I::kInf;
       case ir::TestpClass::Number: return x <= I::kInf;
       case ir::TestpClass::NotANumber: return x > I::kInf;
-      case ir::TestpClass::Normal: return x < I::kInf && !isSubnormal<F>(x);  // zeros count as normal
+      case ir::TestpClass::Normal:
+        return x < I::kInf && !isSubnormal<F>(x);  // zeros count as normal
       default: return isSubnormal<F>(x);
     }
   });
@@ -220,7 +239,8 @@ ExecFn bindCompare(const ir::Instr& in, std::string* error) {
     if (in.numDst != 1 || in.numSrc != 1 || !isPredOrSink(in.dst(0))) {
       return fail(in, error, "expected p, a with predicate p");
     }
-    if (in.sub > static_cast<uint8_t>(ir::TestpClass::Subnormal)) return fail(in, error, "unknown class");
+    if (in.sub > static_cast<uint8_t>(ir::TestpClass::Subnormal))
+      return fail(in, error, "unknown class");
     if (in.type == ir::Type::F32) return testpByClass<kF32>(in.sub);
     if (in.type == ir::Type::F64) return testpByClass<kF64>(in.sub);
     return fail(in, error, "testp takes .f32 or .f64");
@@ -228,20 +248,25 @@ ExecFn bindCompare(const ir::Instr& in, std::string* error) {
   if (!compareShapeOk(in)) return fail(in, error, "expected a, b and a predicate c when combining");
   const ir::Type cmpType = in.op == ir::Op::Setp ? in.type : in.type2;
   const bool bf16 = cmpType == ir::Type::BF16 || cmpType == ir::Type::BF16x2;
-  if (ftz && (cmpType == ir::Type::F64 || bf16)) return fail(in, error, ".ftz is not allowed for this type");
+  if (ftz && (cmpType == ir::Type::F64 || bf16))
+    return fail(in, error, ".ftz is not allowed for this type");
   ExecFn fn = nullptr;
   if (in.op == ir::Op::Setp) {
     const bool pair = cmpType == ir::Type::F16x2 || cmpType == ir::Type::BF16x2;
     const bool shapeOk = (in.numDst == 1 && !pair) || in.numDst == 2;
     if (!shapeOk || !isPredOrSink(in.dst(0)) || (in.numDst == 2 && !isPredOrSink(in.dst(1)))) {
-      return fail(in, error, pair ? "expected p|q destinations" : "expected predicate destinations");
+      return fail(in, error,
+                  pair ? "expected p|q destinations" : "expected predicate destinations");
     }
     fn = byType<SetpScalar, SetpPair>(cmpType, ftz, in.cmp);
   } else {
-    if (in.numDst != 1 || in.dst(0).kind != ir::OperandKind::Reg) return fail(in, error, "expected a register destination");
+    if (in.numDst != 1 || in.dst(0).kind != ir::OperandKind::Reg)
+      return fail(in, error, "expected a register destination");
     const bool pair = cmpType == ir::Type::F16x2 || cmpType == ir::Type::BF16x2;
-    const bool dstOk = pair ? (in.type == cmpType || in.type == ir::Type::U32 || in.type == ir::Type::S32)
-                            : setTrueValue(in.type) != 0 && in.type != ir::Type::F16x2 && in.type != ir::Type::BF16x2;
+    const bool dstOk =
+        pair ? (in.type == cmpType || in.type == ir::Type::U32 || in.type == ir::Type::S32)
+             : setTrueValue(in.type) != 0 && in.type != ir::Type::F16x2 &&
+                   in.type != ir::Type::BF16x2;
     if (!dstOk) return fail(in, error, "unsupported destination type");
     fn = byType<SetScalar, SetPair>(cmpType, ftz, in.cmp);
   }

@@ -16,7 +16,8 @@ constexpr uint64_t kNaN32 = 0x7FC00000u;
 // setp.cmp.type p0, a, b (all lanes equal); returns whether p0 is set in lane 0.
 bool setp(CmpOp c, Type t, uint64_t a, uint64_t b, uint32_t flags = 0) {
   AluHarness h;
-  ir::Instr in = AluHarness::make(Op::Setp, t, {AluHarness::P(0)}, {AluHarness::R(1), AluHarness::R(2)});
+  ir::Instr in =
+      AluHarness::make(Op::Setp, t, {AluHarness::P(0)}, {AluHarness::R(1), AluHarness::R(2)});
   in.cmp = c;
   in.flags = flags;
   h.setAll(1, a);
@@ -28,15 +29,18 @@ bool setp(CmpOp c, Type t, uint64_t a, uint64_t b, uint32_t flags = 0) {
 }
 
 TEST(FloatCompare, OrderedAndUnorderedWithNaN) {
-  struct Row { CmpOp c; bool lt, eq, gt, nan; };
+  struct Row {
+    CmpOp c;
+    bool lt, eq, gt, nan;
+  };
   const Row rows[] = {
-      {CmpOp::Eq, false, true, false, false},  {CmpOp::Ne, true, false, true, false},
-      {CmpOp::Lt, true, false, false, false},  {CmpOp::Le, true, true, false, false},
-      {CmpOp::Gt, false, false, true, false},  {CmpOp::Ge, false, true, true, false},
-      {CmpOp::Equ, false, true, false, true},  {CmpOp::Neu, true, false, true, true},
-      {CmpOp::Ltu, true, false, false, true},  {CmpOp::Leu, true, true, false, true},
-      {CmpOp::Gtu, false, false, true, true},  {CmpOp::Geu, false, true, true, true},
-      {CmpOp::Num, true, true, true, false},   {CmpOp::Nan, false, false, false, true},
+      {CmpOp::Eq, false, true, false, false}, {CmpOp::Ne, true, false, true, false},
+      {CmpOp::Lt, true, false, false, false}, {CmpOp::Le, true, true, false, false},
+      {CmpOp::Gt, false, false, true, false}, {CmpOp::Ge, false, true, true, false},
+      {CmpOp::Equ, false, true, false, true}, {CmpOp::Neu, true, false, true, true},
+      {CmpOp::Ltu, true, false, false, true}, {CmpOp::Leu, true, true, false, true},
+      {CmpOp::Gtu, false, false, true, true}, {CmpOp::Geu, false, true, true, true},
+      {CmpOp::Num, true, true, true, false},  {CmpOp::Nan, false, false, false, true},
   };
   for (const Row& r : rows) {
     SCOPED_TRACE(static_cast<int>(r.c));
@@ -46,9 +50,9 @@ TEST(FloatCompare, OrderedAndUnorderedWithNaN) {
     EXPECT_EQ(setp(r.c, Type::F32, kNaN32, f2b(2.0f)), r.nan);
     EXPECT_EQ(setp(r.c, Type::F64, d2b(1.0), d2b(2.0)), r.lt);
     EXPECT_EQ(setp(r.c, Type::F64, d2b(2.0), 0x7FF8000000000000ull), r.nan);
-    EXPECT_EQ(setp(r.c, Type::F16, 0x3C00, 0x4000), r.lt);          // 1 vs 2
+    EXPECT_EQ(setp(r.c, Type::F16, 0x3C00, 0x4000), r.lt);  // 1 vs 2
     EXPECT_EQ(setp(r.c, Type::F16, 0x7E00, 0x4000), r.nan);
-    EXPECT_EQ(setp(r.c, Type::BF16, 0x4040, 0x4000), r.gt);         // 3 vs 2
+    EXPECT_EQ(setp(r.c, Type::BF16, 0x4040, 0x4000), r.gt);  // 3 vs 2
   }
   EXPECT_TRUE(setp(CmpOp::Eq, Type::F32, f2b(0.0f), f2b(-0.0f)));
   EXPECT_FALSE(setp(CmpOp::Lt, Type::F32, f2b(-0.0f), f2b(0.0f)));
@@ -69,8 +73,8 @@ TEST(FloatCompare, BoolCombineAndTwoDestinations) {
   in.boolOp = BoolOp::And;
   for (unsigned l = 0; l < kWarpSize; ++l) h.setLane(1, l, f2b(static_cast<float>(l)));
   h.setAll(2, f2b(16.0f));
-  h.setPred(2, 0x0000FF00u);  // c = !p2: true outside lanes 8..15
-  h.run(in, 0x00FFFFFFu);     // lanes 24..31 inactive
+  h.setPred(2, 0x0000FF00u);       // c = !p2: true outside lanes 8..15
+  h.run(in, 0x00FFFFFFu);          // lanes 24..31 inactive
   const uint32_t t = 0x0000FFFFu;  // lane < 16
   const uint32_t c = ~0x0000FF00u;
   EXPECT_EQ(h.pred(0) & 0x00FFFFFFu, t & c & 0x00FFFFFFu);
@@ -94,19 +98,22 @@ TEST(FloatCompare, PairTypesWriteOnePredicatePerHalf) {
   EXPECT_EQ(h.pred(0), 0u);         // lo: 1 > 2 false
   EXPECT_EQ(h.pred(1), kFullMask);  // hi: 2 > 1 true
   in.type = Type::BF16x2;
-  h.setAll(1, 0x3F80'4000u);        // hi = 1, lo = 2
-  h.setAll(2, 0x4000'3F80u);        // hi = 2, lo = 1
+  h.setAll(1, 0x3F80'4000u);  // hi = 1, lo = 2
+  h.setAll(2, 0x4000'3F80u);  // hi = 2, lo = 1
   h.run(in);
   EXPECT_EQ(h.pred(0), kFullMask);
   EXPECT_EQ(h.pred(1), 0u);
   // An x2 comparison needs p|q.
-  EXPECT_NE(h.tryRun(AluHarness::make(Op::Setp, Type::F16x2, {AluHarness::P(0)}, {AluHarness::R(1), AluHarness::R(2)})), "");
+  EXPECT_NE(h.tryRun(AluHarness::make(Op::Setp, Type::F16x2, {AluHarness::P(0)},
+                                      {AluHarness::R(1), AluHarness::R(2)})),
+            "");
 }
 
 TEST(FloatCompare, SetWritesAllOnesOrOne) {
   auto setLt = [](Type dst, Type src, uint64_t a, uint64_t b) {
     AluHarness h;
-    ir::Instr in = AluHarness::make(Op::Set, dst, {AluHarness::R(0)}, {AluHarness::R(1), AluHarness::R(2)});
+    ir::Instr in =
+        AluHarness::make(Op::Set, dst, {AluHarness::R(0)}, {AluHarness::R(1), AluHarness::R(2)});
     in.type2 = src;
     in.cmp = CmpOp::Lt;
     h.setAll(1, a);
@@ -134,7 +141,10 @@ TEST(FloatCompare, TestpClasses) {
     h.run(in);
     return h.pred(3) == kFullMask;
   };
-  struct Row { uint32_t bits; bool finite, infinite, number, nan, normal, subnormal; };
+  struct Row {
+    uint32_t bits;
+    bool finite, infinite, number, nan, normal, subnormal;
+  };
   const Row rows[] = {
       {f2b(1.5f), true, false, true, false, true, false},
       {f2b(-0.0f), true, false, true, false, true, false},  // zeros count as normal

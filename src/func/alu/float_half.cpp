@@ -46,15 +46,23 @@ struct TanhOp {
   static double apply(double a, double, double) { return std::tanh(a); }
 };
 
+template <Format F, bool Ftz>
+double operand(uint16_t h) {
+  if constexpr (Ftz) h = static_cast<uint16_t>(flushSubnormal<F>(h));
+  return toDouble<F>(h);
+}
+
 template <Format F, class Op, bool Ftz, bool Sat, bool Relu>
 uint16_t arithHalf(uint16_t a, uint16_t b, uint16_t c) {
   using I = FormatInfo<F>;
-  if constexpr (Ftz) {
-    a = static_cast<uint16_t>(flushSubnormal<F>(a));
-    b = static_cast<uint16_t>(flushSubnormal<F>(b));
-    c = static_cast<uint16_t>(flushSubnormal<F>(c));
+  double v;
+  if constexpr (Op::kSrcs == 1) {
+    v = Op::apply(operand<F, Ftz>(a), 0.0, 0.0);
+  } else if constexpr (Op::kSrcs == 2) {
+    v = Op::apply(operand<F, Ftz>(a), operand<F, Ftz>(b), 0.0);
+  } else {
+    v = Op::apply(operand<F, Ftz>(a), operand<F, Ftz>(b), operand<F, Ftz>(c));
   }
-  double v = Op::apply(toDouble<F>(a), toDouble<F>(b), toDouble<F>(c));
   if constexpr (Sat) v = saturate(v);
   uint16_t r = static_cast<uint16_t>(fromDouble<F>(v, Rounding::NearestEven));
   if constexpr (Relu) {
@@ -69,11 +77,17 @@ uint16_t arithHalf(uint16_t a, uint16_t b, uint16_t c) {
 // -0 < +0, two NaNs give the canonical NaN.
 struct NegOp {
   static constexpr unsigned kSrcs = 1;
-  template <Format F> static uint16_t bits(uint16_t a, uint16_t) { return a ^ FormatInfo<F>::kSign; }
+  template <Format F>
+  static uint16_t bits(uint16_t a, uint16_t) {
+    return a ^ FormatInfo<F>::kSign;
+  }
 };
 struct AbsOp {
   static constexpr unsigned kSrcs = 1;
-  template <Format F> static uint16_t bits(uint16_t a, uint16_t) { return a & ~FormatInfo<F>::kSign; }
+  template <Format F>
+  static uint16_t bits(uint16_t a, uint16_t) {
+    return a & ~FormatInfo<F>::kSign;
+  }
 };
 template <bool Min>
 struct MinMaxOp {
@@ -100,7 +114,9 @@ uint16_t bitsHalf(uint16_t a, uint16_t b) {
 }
 
 template <class Op>
-concept ArithmeticOp = requires(double x) { Op::apply(x, x, x); };
+concept ArithmeticOp = requires(double x) {
+  Op::apply(x, x, x);
+};
 
 template <Format F, class Op, bool Ftz, bool Sat, bool Relu, bool Pair>
 void halfExec(const ir::Instr& in, ExecCtx& ctx) {
@@ -126,10 +142,15 @@ void halfExec(const ir::Instr& in, ExecCtx& ctx) {
 template <Format F, class Op, bool Pair>
 ExecFn pickMods(bool ftz, bool sat, bool relu) {
   if constexpr (ArithmeticOp<Op>) {
-    if (relu) return ftz ? &halfExec<F, Op, true, false, true, Pair> : &halfExec<F, Op, false, false, true, Pair>;
-    if (sat) return ftz ? &halfExec<F, Op, true, true, false, Pair> : &halfExec<F, Op, false, true, false, Pair>;
+    if (relu)
+      return ftz ? &halfExec<F, Op, true, false, true, Pair>
+                 : &halfExec<F, Op, false, false, true, Pair>;
+    if (sat)
+      return ftz ? &halfExec<F, Op, true, true, false, Pair>
+                 : &halfExec<F, Op, false, true, false, Pair>;
   }
-  return ftz ? &halfExec<F, Op, true, false, false, Pair> : &halfExec<F, Op, false, false, false, Pair>;
+  return ftz ? &halfExec<F, Op, true, false, false, Pair>
+             : &halfExec<F, Op, false, false, false, Pair>;
 }
 
 template <class Op>
@@ -153,7 +174,8 @@ ExecFn bindHalf(const ir::Instr& in, std::string* error) {
   if (in.round != ir::Round::None && in.round != ir::Round::Rn) {
     return fail(in, error, "half-precision arithmetic rounds to nearest only (.rn)");
   }
-  if (approx && in.round != ir::Round::None) return fail(in, error, "no rounding modifier is allowed");
+  if (approx && in.round != ir::Round::None)
+    return fail(in, error, "no rounding modifier is allowed");
   if (bf16 && ftz && in.op != ir::Op::Ex2) return fail(in, error, ".ftz is not allowed for bf16");
   const bool satOk = !bf16 && (in.op == ir::Op::Add || in.op == ir::Op::Sub ||
                                in.op == ir::Op::Mul || in.op == ir::Op::Fma);

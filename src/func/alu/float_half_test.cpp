@@ -23,15 +23,15 @@ uint16_t f16Of(float f) { return fp::f32ToF16(f2b(f), fp::Rounding::NearestEven)
 
 TEST(FloatHalf, AddRoundsToNearestEven) {
   EXPECT_EQ(h16(Op::Add, {kOne, kOne}), kTwo);
-  EXPECT_EQ(h16(Op::Add, {f16Of(2048.0f), kOne}), f16Of(2048.0f));           // 2049: tie -> 2048
-  EXPECT_EQ(h16(Op::Add, {f16Of(2050.0f), kOne}), f16Of(2052.0f));           // 2051: tie -> 2052
-  EXPECT_EQ(h16(Op::Add, {f16Of(65504.0f), f16Of(16.0f)}), 0x7C00u);         // 65520 -> inf
+  EXPECT_EQ(h16(Op::Add, {f16Of(2048.0f), kOne}), f16Of(2048.0f));    // 2049: tie -> 2048
+  EXPECT_EQ(h16(Op::Add, {f16Of(2050.0f), kOne}), f16Of(2052.0f));    // 2051: tie -> 2052
+  EXPECT_EQ(h16(Op::Add, {f16Of(65504.0f), f16Of(16.0f)}), 0x7C00u);  // 65520 -> inf
   EXPECT_EQ(h16(Op::Add, {f16Of(65504.0f), f16Of(8.0f)}), 0x7BFFu);
   EXPECT_EQ(h16(Op::Sub, {kOne, kOne}), 0u);
-  EXPECT_EQ(h16(Op::Mul, {0x0001u, 0x3800u}), 0u);                           // 2^-25: tie -> 0
-  EXPECT_EQ(h16(Op::Mul, {0x0003u, 0x3800u}), 0x0002u);                      // 1.5 units -> 2
+  EXPECT_EQ(h16(Op::Mul, {0x0001u, 0x3800u}), 0u);       // 2^-25: tie -> 0
+  EXPECT_EQ(h16(Op::Mul, {0x0003u, 0x3800u}), 0x0002u);  // 1.5 units -> 2
   EXPECT_EQ(h16(Op::Mul, {f16Of(-3.0f), f16Of(0.5f)}), f16Of(-1.5f));
-  EXPECT_EQ(h16(Op::Add, {0x7C00u, 0xFC00u}), 0x7FFFu);                      // inf - inf: NaN
+  EXPECT_EQ(h16(Op::Add, {0x7C00u, 0xFC00u}), 0x7FFFu);  // inf - inf: NaN
   EXPECT_EQ(h16(Op::Add, {0x7E01u, kOne}), 0x7FFFu);
 }
 
@@ -57,7 +57,7 @@ TEST(FloatHalf, FmaIsSingleRounding) {
   EXPECT_EQ(h16(Op::Fma, {three, e87, 0x8D80u}, 0, Type::BF16), 0x4382u);  // minus tiny: 260
   EXPECT_EQ(h16(Op::Fma, {three, e87, 0}, 0, Type::BF16), 0x4382u);        // exact tie: even
   // f16: fused product 1 + 2^-10 + 2^-20, not rounded before the add.
-  const uint16_t a = 0x3C01;  // 1 + 2^-10
+  const uint16_t a = 0x3C01;                          // 1 + 2^-10
   EXPECT_EQ(h16(Op::Fma, {a, a, 0xBC00u}), 0x1800u);  // (1 + 2^-10)^2 - 1 = 2^-9 + 2^-20 -> 2^-9
   EXPECT_EQ(h16(Op::Mul, {a, a}), 0x3C02u);
 }
@@ -88,7 +88,7 @@ TEST(FloatHalf, RandomOpsMatchSingleRoundingReference) {
 }
 
 TEST(FloatHalf, PairsAreIndependentLanes) {
-  const uint64_t a = (uint64_t{kTwo} << 16) | kOne;        // hi 2, lo 1
+  const uint64_t a = (uint64_t{kTwo} << 16) | kOne;         // hi 2, lo 1
   const uint64_t b = (uint64_t{f16Of(3.0f)} << 16) | kOne;  // hi 3, lo 1
   EXPECT_EQ(h16(Op::Add, {a, b}, 0, Type::F16x2), (uint64_t{f16Of(5.0f)} << 16) | kTwo);
   EXPECT_EQ(h16(Op::Mul, {a, b}, 0, Type::F16x2), (uint64_t{f16Of(6.0f)} << 16) | kOne);
@@ -116,7 +116,8 @@ TEST(FloatHalf, Ex2AndTanh) {
   EXPECT_EQ(h16(Op::Ex2, {kOne}, approx), kTwo);
   EXPECT_EQ(h16(Op::Ex2, {0xFC00u}, approx), 0u);
   EXPECT_EQ(h16(Op::Ex2, {0x8000u}, approx), kOne);
-  EXPECT_EQ(h16(Op::Ex2, {f16Of(-20.0f)}, approx), f16Of(std::ldexp(1.0f, -20)));  // subnormal result
+  EXPECT_EQ(h16(Op::Ex2, {f16Of(-20.0f)}, approx),
+            f16Of(std::ldexp(1.0f, -20)));  // subnormal result
   EXPECT_EQ(h16(Op::Ex2, {0x3F80u}, approx | ir::kFtz, Type::BF16), 0x4000u);
   EXPECT_EQ(h16(Op::Ex2, {0x8001u}, approx | ir::kFtz, Type::BF16), 0x3F80u);  // -subnormal -> 1
   EXPECT_EQ(h16(Op::Tanh, {0xFC00u}, approx), 0xBC00u);

@@ -26,12 +26,24 @@ T maxOf(T a, T b) {
 }
 
 struct MinOp {
-  template <class T> static T apply(T a, T b) { return minOf(a, b); }
-  template <class T> static T apply(T a, T b, T c) { return minOf(minOf(a, b), c); }
+  template <class T>
+  static T apply(T a, T b) {
+    return minOf(a, b);
+  }
+  template <class T>
+  static T apply(T a, T b, T c) {
+    return minOf(minOf(a, b), c);
+  }
 };
 struct MaxOp {
-  template <class T> static T apply(T a, T b) { return maxOf(a, b); }
-  template <class T> static T apply(T a, T b, T c) { return maxOf(maxOf(a, b), c); }
+  template <class T>
+  static T apply(T a, T b) {
+    return maxOf(a, b);
+  }
+  template <class T>
+  static T apply(T a, T b, T c) {
+    return maxOf(maxOf(a, b), c);
+  }
 };
 
 template <class Op, bool Ftz>
@@ -94,7 +106,8 @@ void copySign(const ir::Instr& in, ExecCtx& ctx) {
   uint64_t* d = lanes::dstPtr(ctx, in.dst(0));
   const uint64_t* a = lanes::srcPtr(ctx, in.src(0));
   const uint64_t* b = lanes::srcPtr(ctx, in.src(1));
-  lanes::forEachLane(ctx.mask, [&](unsigned l) { d[l] = ((a[l] & kSign) | (b[l] & ~kSign)) & kMask; });
+  lanes::forEachLane(ctx.mask,
+                     [&](unsigned l) { d[l] = ((a[l] & kSign) | (b[l] & ~kSign)) & kMask; });
 }
 
 }  // namespace
@@ -116,7 +129,8 @@ ExecFn bindMinMaxSign(const ir::Instr& in, std::string* error) {
     case ir::Op::Min:
     case ir::Op::Max: {
       const bool isMin = in.op == ir::Op::Min;
-      if (in.numSrc != 2 && !(in.numSrc == 3 && !f64)) return fail(in, error, "wrong operand count");
+      if (in.numSrc != 2 && !(in.numSrc == 3 && !f64))
+        return fail(in, error, "wrong operand count");
       if (f64) return isMin ? &f64MinMax<MinOp> : &f64MinMax<MaxOp>;
       if (isMin) return ftz ? &f32MinMax<MinOp, true> : &f32MinMax<MinOp, false>;
       return ftz ? &f32MinMax<MaxOp, true> : &f32MinMax<MaxOp, false>;

@@ -21,7 +21,8 @@ TEST(FloatMinMax, NaNOperandsLoseToNumbers) {
   EXPECT_EQ(f32(Op::Max, {kQNaN, f2b(-3.0f)}), f2b(-3.0f));
   EXPECT_EQ(f32(Op::Max, {kQNaN, 0xFFC00002u}), 0x7FFFFFFFu);  // two NaNs: canonical NaN
   EXPECT_EQ(run1(Op::Min, Type::F64, {0x7FF8000000000001ull, d2b(2.0)}), d2b(2.0));
-  EXPECT_EQ(run1(Op::Max, Type::F64, {0x7FF8000000000001ull, 0x7FF8000000000002ull}), 0x7FF8000000000001ull);
+  EXPECT_EQ(run1(Op::Max, Type::F64, {0x7FF8000000000001ull, 0x7FF8000000000002ull}),
+            0x7FF8000000000001ull);
 }
 
 TEST(FloatMinMax, SignedZerosAndOrdering) {
@@ -52,7 +53,8 @@ TEST(FloatMinMax, AbsNegCopysign) {
   EXPECT_EQ(f32(Op::Neg, {0x00000003u}), 0x80000003u);
   EXPECT_EQ(f32(Op::Neg, {0x00000003u}, ir::kFtz), 0x80000000u);
   EXPECT_EQ(f32(Op::Abs, {0xFFC00001u}), 0x7FFFFFFFu);  // f32 NaN: canonical
-  EXPECT_EQ(run1(Op::Abs, Type::F64, {0xFFF8000000000009ull}), 0xFFF8000000000009ull);  // f64 NaN: unchanged
+  EXPECT_EQ(run1(Op::Abs, Type::F64, {0xFFF8000000000009ull}),
+            0xFFF8000000000009ull);  // f64 NaN: unchanged
   EXPECT_EQ(run1(Op::Neg, Type::F64, {0x7FF0000000000009ull}), 0x7FF0000000000009ull);
   EXPECT_EQ(run1(Op::Neg, Type::F64, {d2b(1.5)}), d2b(-1.5));
   EXPECT_EQ(run1(Op::Abs, Type::F64, {d2b(-1.5)}), d2b(1.5));

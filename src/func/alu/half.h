@@ -144,8 +144,33 @@ template <Format S, Format D>
 constexpr uint64_t convertFormat(uint64_t bits, Rounding r) {
   using IS = FormatInfo<S>;
   using ID = FormatInfo<D>;
-  const bool negative = (bits & IS::kSign) != 0;
-  const uint64_t absBits = bits & ~IS::kSign;
+  const uint64_t sign = bits & IS::kSign;
+  const uint64_t absBits = bits ^ sign;
+  // Fast paths for the common case of a normal input whose result is normal.
+  if constexpr (S.fracBits > D.fracBits && S.expBits >= D.expBits) {
+    // Narrowing, round to nearest even: rebias the exponent and round the dropped fraction bits
+    // with integer arithmetic; a carry out of the fraction correctly bumps the exponent (up to
+    // infinity). Inputs below D's normal range or at/above 2^(maxExp+1) take the general path.
+    constexpr unsigned kDrop = S.fracBits - D.fracBits;
+    constexpr unsigned kSignShift = S.expBits + S.fracBits - D.expBits - D.fracBits;
+    constexpr uint64_t kLow = static_cast<uint64_t>(IS::kBias + ID::kMinExp) << S.fracBits;
+    constexpr uint64_t kHigh = static_cast<uint64_t>(IS::kBias + ID::kMaxExp + 1) << S.fracBits;
+    constexpr uint64_t kRebias = static_cast<uint64_t>(IS::kBias - ID::kBias) << S.fracBits;
+    if (r == Rounding::NearestEven && absBits - kLow < kHigh - kLow) {
+      const uint64_t odd = (absBits >> kDrop) & 1;
+      const uint64_t rounded = (absBits - kRebias + ((uint64_t{1} << (kDrop - 1)) - 1) + odd) >> kDrop;
+      return (sign >> kSignShift) | rounded;
+    }
+  } else if constexpr (S.fracBits < D.fracBits && S.expBits <= D.expBits) {
+    // Widening a normal value is a re-encoding.
+    const uint64_t exp = absBits >> S.fracBits;
+    if (exp != 0 && exp != IS::kExpMax) {
+      return (sign << (D.expBits + D.fracBits - S.expBits - S.fracBits)) |
+             ((exp + ID::kBias - IS::kBias) << D.fracBits) |
+             ((absBits & IS::kFracMask) << (D.fracBits - S.fracBits));
+    }
+  }
+  const bool negative = sign != 0;
   if (absBits >= IS::kInf) {
     if (absBits > IS::kInf) return ID::kCanonicalNaN;
     return (negative ? ID::kSign : 0) | ID::kInf;
@@ -174,7 +199,7 @@ inline uint64_t fromDouble(double v, Rounding r) {
 
 // ---- named conversions (out of line, half.cpp) -----------------------------------------------
 
-uint32_t f16ToF32(uint16_t h);  // exact
+uint32_t f16ToF32(uint16_t h);   // exact
 uint32_t bf16ToF32(uint16_t h);  // exact
 uint16_t f32ToF16(uint32_t f, Rounding r);
 uint16_t f64ToF16(uint64_t d, Rounding r);  // rounds once, directly from binary64

@@ -1,5 +1,5 @@
 // bindIntAlu: routes an instruction to the integer family binder that owns its opcode, and the
-// bind-time helpers those binders share.
+// bind-time checks and messages those binders share.
 #include <string>
 
 #include "func/alu/alu.h"

@@ -179,17 +179,26 @@ struct PrmtImmExec {
       shift[i] = 8 * (sel & 7u);
       signSel[i] = (sel & 8u) ? 0xFFu : 0u;
     }
-    lanes::map2(ctx, in.dst(), in.src(0), in.src(1), dstMask(in.dst(), 32),
-                [&](uint64_t a, uint64_t b) {
-                  const uint64_t src = (b << 32) | (a & 0xFFFFFFFFu);
-                  uint64_t r = 0;
-                  for (unsigned i = 0; i < 4; ++i) {
-                    const uint64_t raw = (src >> shift[i]) & 0xFFu;
-                    const uint64_t sign = (uint64_t{0} - ((src >> (shift[i] + 7)) & 1u)) & 0xFFu;
-                    r |= ((raw & ~signSel[i]) | (sign & signSel[i])) << (8 * i);
-                  }
-                  return r;
-                });
+    const unsigned s0 = shift[0], s1 = shift[1], s2 = shift[2], s3 = shift[3];
+    const uint64_t m = dstMask(in.dst(), 32);
+    if ((signSel[0] | signSel[1] | signSel[2] | signSel[3]) == 0) {
+      lanes::map2(ctx, in.dst(), in.src(0), in.src(1), m, [=](uint64_t a, uint64_t b) {
+        const uint64_t src = (b << 32) | (a & 0xFFFFFFFFu);
+        return ((src >> s0) & 0xFFu) | (((src >> s1) & 0xFFu) << 8) |
+               (((src >> s2) & 0xFFu) << 16) | (((src >> s3) & 0xFFu) << 24);
+      });
+      return;
+    }
+    lanes::map2(ctx, in.dst(), in.src(0), in.src(1), m, [&](uint64_t a, uint64_t b) {
+      const uint64_t src = (b << 32) | (a & 0xFFFFFFFFu);
+      uint64_t r = 0;
+      for (unsigned i = 0; i < 4; ++i) {
+        const uint64_t raw = (src >> shift[i]) & 0xFFu;
+        const uint64_t sign = (uint64_t{0} - ((src >> (shift[i] + 7)) & 1u)) & 0xFFu;
+        r |= ((raw & ~signSel[i]) | (sign & signSel[i])) << (8 * i);
+      }
+      return r;
+    });
   }
 };
 

@@ -1,4 +1,4 @@
-// Test-only helpers for the integer ALU tests: run one instruction with the same source values in
+// Test-only utilities for the integer ALU tests: run one instruction with the same source values in
 // every lane and read back the (lane-uniform) result.
 #pragma once
 #include <gtest/gtest.h>
