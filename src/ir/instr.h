@@ -68,6 +68,8 @@ enum class PrmtMode : uint8_t { Default, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 enum class TestpClass : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 // shf direction (wrap/clamp is a flag)
 enum class ShfDir : uint8_t { Left, Right };
+// membar / fence scope (Instr::sub). bar.warp.sync is lowered to Op::Fence with one source (mask).
+enum class FenceScope : uint8_t { Cta, Gpu, Sys, Cluster };
 
 // Instruction flags (Instr::flags bit set).
 enum Flag : uint32_t {
@@ -150,7 +152,7 @@ struct Instr {
   BoolOp boolOp = BoolOp::None;  // setp/set combine with a predicate
   MulMode mulMode = MulMode::None;
   uint8_t sub = 0;          // AtomOp / ShflMode / VoteMode / MatchMode / BarOp / PrmtMode /
-                            // TestpClass / ShfDir, depending on op
+                            // TestpClass / ShfDir / FenceScope, depending on op
   uint8_t vec = 1;          // ld/st/ldu .v2/.v4 element count
   uint8_t numDst = 0;
   uint8_t numSrc = 0;

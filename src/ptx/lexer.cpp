@@ -294,6 +294,13 @@ std::vector<Token> tokenize(std::string_view source, std::string_view sourceName
   return Lexer(source, sourceName).run();
 }
 
+std::string quoted(std::string_view text) {
+  std::string out(1, '\'');
+  out += printable(text);
+  out += '\'';
+  return out;
+}
+
 std::string printable(std::string_view text) {
   static const char* kHex = "0123456789abcdef";
   std::string out;

@@ -42,5 +42,7 @@ std::vector<Token> tokenize(std::string_view source, std::string_view sourceName
 // Printable, single-line rendering of arbitrary token text for error messages (escapes
 // control and non-ASCII bytes, truncates long text).
 std::string printable(std::string_view text);
+// printable(text) in single quotes.
+std::string quoted(std::string_view text);
 
 }  // namespace warpsim::ptx

@@ -55,7 +55,11 @@ void InstrBuilder::expectCount(size_t lo, size_t hi) const {
 }
 
 std::string InstrBuilder::where(const RawOperand& r) const {
-  return "'" + printable(r.name) + "' in '" + opText_ + "'";
+  std::string s = quoted(r.name);
+  s += " in '";
+  s += opText_;
+  s += '\'';
+  return s;
 }
 
 void InstrBuilder::checkWidth(const RawOperand& r, unsigned have, unsigned want, Width w) const {
@@ -158,7 +162,7 @@ Operand InstrBuilder::src(const RawOperand& r, ir::Type t, Width w) {
       return o;
     }
     if (e || p_.symbolIndex_.count(std::string(r.name)))
-      p_.fail(*r.tok, "'" + printable(r.name) + "' is not a register in '" + opText_ +
+      p_.fail(*r.tok, quoted(r.name) + " is not a register in '" + opText_ +
                           "' (take a symbol's address with mov)");
   }
   failName(p_, r, "'" + opText_ + "'", "a register or immediate");

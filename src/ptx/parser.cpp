@@ -65,7 +65,7 @@ std::string Parser::describe(const Token& t) const {
   switch (t.kind) {
     case Tok::End: return "end of file";
     case Tok::String: return "string \"" + printable(t.text) + "\"";
-    default: return "'" + printable(t.text) + "'";
+    default: return quoted(t.text);
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "func/address_space.h"
+
 namespace warpsim::runtime {
 
 void KernelStatsObserver::onExec(const func::ExecRecord& r) {
@@ -11,10 +13,14 @@ void KernelStatsObserver::onExec(const func::ExecRecord& r) {
   stats_.executedLanes += executed;
   if (r.instr != nullptr) ++stats_.classMix[static_cast<size_t>(ir::opClass(*r.instr))];
   if (r.accessBytes != 0) {
-    SpaceTraffic& t = stats_.traffic[static_cast<size_t>(r.space)];
-    ++t.instructions;
-    t.laneAccesses += executed;
-    t.bytes += static_cast<uint64_t>(executed) * r.accessBytes;
+    if (r.space == ir::Space::Generic) {
+      countGeneric(r);
+    } else {
+      SpaceTraffic& t = stats_.traffic[static_cast<size_t>(r.space)];
+      ++t.instructions;
+      t.laneAccesses += executed;
+      t.bytes += static_cast<uint64_t>(executed) * r.accessBytes;
+    }
     if (r.isAtomic) {
       ++stats_.atomics;
     } else if (r.isStore) {
@@ -26,6 +32,23 @@ void KernelStatsObserver::onExec(const func::ExecRecord& r) {
   if (r.isBranch) {
     ++stats_.branches;
     if (r.diverged) ++stats_.divergentBranches;
+  }
+}
+
+void KernelStatsObserver::countGeneric(const func::ExecRecord& r) {
+  // Each lane's generic address falls in one window (func/address_space.h): attribute the lane
+  // to that space, and the instruction to every space one of its lanes touched.
+  uint32_t touched = 0;
+  for (uint32_t m = r.execMask; m != 0; m &= m - 1) {
+    unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+    ir::Space s = func::genericSpace(r.addr[lane]);
+    SpaceTraffic& t = stats_.traffic[static_cast<size_t>(s)];
+    ++t.laneAccesses;
+    t.bytes += r.accessBytes;
+    touched |= 1u << static_cast<unsigned>(s);
+  }
+  for (size_t s = 0; s < kNumSpaces; ++s) {
+    if (touched & (1u << s)) ++stats_.traffic[s].instructions;
   }
 }
 

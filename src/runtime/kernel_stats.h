@@ -15,7 +15,7 @@ inline constexpr size_t kNumOpClasses = static_cast<size_t>(ir::OpClass::Misc) +
 inline constexpr size_t kNumSpaces = static_cast<size_t>(ir::Space::FrameParam) + 1;
 
 struct SpaceTraffic {
-  uint64_t instructions = 0;  // warp-level memory instructions
+  uint64_t instructions = 0;  // warp-level memory instructions touching the space
   uint64_t laneAccesses = 0;  // per-lane accesses (lanes in the execution mask)
   uint64_t bytes = 0;         // laneAccesses x bytes per lane access
 };
@@ -40,13 +40,15 @@ struct KernelStats {
   uint64_t ofClass(ir::OpClass c) const { return classMix[static_cast<size_t>(c)]; }
 };
 
-// Counts every executed warp-instruction into a KernelStats. No allocation per record.
+// Counts every executed warp-instruction into a KernelStats. No allocation per record. Generic
+// loads, stores and atomics are attributed lane by lane to the space their address falls in.
 class KernelStatsObserver final : public func::ExecObserver {
  public:
   void onExec(const func::ExecRecord& r) override;
   const KernelStats& stats() const { return stats_; }
 
  private:
+  void countGeneric(const func::ExecRecord& r);
   KernelStats stats_;
 };
 

@@ -77,9 +77,15 @@ TEST(Divergence, DebugBuildSwitchTakesEveryCase) {
   std::vector<int> in(n);
   for (int i = 0; i < n; ++i) in[i] = (i * 37 - 4000) ^ (i << 4);  // all 16 cases, both signs
   uint64_t dIn = gpu.upload(in), dOut = gpu.malloc(n * 4);
-  gpu.launch(mod.kernel("switch_kernel"), {blocksFor(n, 128)}, {128}, 0, dIn, dOut, n);
+  runtime::LaunchReport r =
+      gpu.launch(mod.kernel("switch_kernel"), {blocksFor(n, 128)}, {128}, 0, dIn, dOut, n);
   std::vector<int> out = gpu.download<int>(dOut, n);
   for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], switchReference(in[i])) << "input " << in[i];
+  // The -G build loads and stores through generic pointers: the statistics attribute every
+  // lane to the global space its address falls in.
+  EXPECT_EQ(r.stats.space(ir::Space::Generic).instructions, 0u);
+  EXPECT_EQ(r.stats.space(ir::Space::Global).laneAccesses, 2u * n);
+  EXPECT_EQ(r.stats.space(ir::Space::Global).bytes, 8u * n);
 }
 
 }  // namespace

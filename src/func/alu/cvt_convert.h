@@ -29,7 +29,7 @@ enum class IntRound : uint8_t { Nearest, Zero, Down, Up };  // .rni .rzi .rmi .r
 // IEEE roundToIntegral operations do. Written without libm calls (the baseline x86-64 target has
 // no rounding instruction) and exact for every input.
 template <IntRound R>
-inline double roundIntegral(double x) {
+[[gnu::always_inline]] inline double roundIntegral(double x) {
   constexpr double kTwo52 = 4503599627370496.0;  // from 2^52 up every double is an integer
   if (!(std::fabs(x) < kTwo52)) return x;        // also Inf and NaN
   double t;
@@ -78,7 +78,7 @@ struct F64Src {
 // Encodes binary64 value v (already exact or final) in format D with rounding R, then applies
 // the post modifiers. f32/f64 NaN results: f32 canonical, f64 as the host produced them.
 template <Format D, Rounding R>
-uint64_t encodeFloat(double v, const CvtPost& post) {
+[[gnu::always_inline]] inline uint64_t encodeFloat(double v, const CvtPost& post) {
   using I = FormatInfo<D>;
   if (post.sat) v = saturate(v);
   uint64_t bits;
@@ -101,7 +101,7 @@ uint64_t encodeFloat(double v, const CvtPost& post) {
 // float -> float, optionally rounding to an integral value first (same-size conversions).
 template <class Src, Format D, Rounding R, bool Integral, IntRound IR>
 struct FloatToFloat {
-  static uint64_t apply(uint64_t s, const CvtPost& post) {
+  [[gnu::always_inline]] static uint64_t apply(uint64_t s, const CvtPost& post) {
     double v = Src::read(s);
     if constexpr (Integral) v = roundIntegral<IR>(v);
     return encodeFloat<D, R>(v, post);
@@ -111,7 +111,7 @@ struct FloatToFloat {
 // integer -> float.
 template <class T, Format D, Rounding R>
 struct IntToFloat {
-  static uint64_t apply(uint64_t s, const CvtPost& post) {
+  [[gnu::always_inline]] static uint64_t apply(uint64_t s, const CvtPost& post) {
     const T v = IntSrc<T>::read(s);
     constexpr bool hostRounds =
         R == Rounding::NearestEven && (D.fracBits == kF32.fracBits || D.fracBits == kF64.fracBits);
@@ -153,7 +153,7 @@ inline uint64_t intBits(T v) {
 // integer -> integer: truncation (modular), or clamping with .sat.
 template <class S, class D, bool Sat>
 struct IntToInt {
-  static uint64_t apply(uint64_t s, const CvtPost&) {
+  [[gnu::always_inline]] static uint64_t apply(uint64_t s, const CvtPost&) {
     const S v = IntSrc<S>::read(s);
     if constexpr (Sat) {
       if (std::cmp_less(v, std::numeric_limits<D>::min()))
@@ -171,7 +171,7 @@ struct IntToInt {
 template <class Src, class D, IntRound IR>
 struct FloatToInt {
   static constexpr bool kNaNHighBit = Src::kFormat.fracBits == kF64.fracBits || sizeof(D) == 8;
-  static uint64_t apply(uint64_t s, const CvtPost&) {
+  [[gnu::always_inline]] static uint64_t apply(uint64_t s, const CvtPost&) {
     const double x = Src::read(s);
     if (x != x) {
       if constexpr (kNaNHighBit) {

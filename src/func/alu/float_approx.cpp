@@ -1,8 +1,9 @@
 // The approximate (.approx, .full) operations: div rcp sqrt rsqrt sin cos lg2 ex2 tanh.
 //
 // PTX only bounds their error (e.g. 2 ulp for ex2.approx.f32, 2^-22 absolute for lg2 near 1).
-// We compute them in binary64 with the host's accurate libm and round once to f32, which is
-// within every bound, deterministic, and matches the special-value tables of the PTX ISA
+// We use the host's single-precision libm (sinf cosf exp2f log2f tanhf: errors about 1 ulp or
+// less), and 1/sqrt in binary64 for rsqrt, which is within every bound and matches the
+// special-value tables of the PTX ISA
 // (ex2(-Inf) = +0, lg2(-0) = -Inf, rsqrt(-0) = -Inf, sin(-0) = -0, ...). Where PTX defines a
 // behaviour beyond accuracy it is modelled: div.approx computes a * (1/b) with the reciprocal's
 // subnormal results flushed (so |b| > 2^126 gives a signed zero, or NaN for an infinite a), and
@@ -17,19 +18,19 @@ namespace warpsim::func::fp {
 namespace {
 
 struct Sin {
-  static float apply(float x) { return static_cast<float>(std::sin(double{x})); }
+  static float apply(float x) { return std::sin(x); }
 };
 struct Cos {
-  static float apply(float x) { return static_cast<float>(std::cos(double{x})); }
+  static float apply(float x) { return std::cos(x); }
 };
 struct Lg2 {
-  static float apply(float x) { return static_cast<float>(std::log2(double{x})); }
+  static float apply(float x) { return std::log2(x); }
 };
 struct Ex2 {
-  static float apply(float x) { return static_cast<float>(std::exp2(double{x})); }
+  static float apply(float x) { return std::exp2(x); }
 };
 struct Tanh {
-  static float apply(float x) { return static_cast<float>(std::tanh(double{x})); }
+  static float apply(float x) { return std::tanh(x); }
 };
 struct Sqrt {
   static float apply(float x) { return std::sqrt(x); }

@@ -4,25 +4,27 @@
 // NaN, and -0.0 < +0.0. f32 NaN results are the canonical NaN (PTX leaves them unspecified);
 // f64 abs/neg pass a NaN through unchanged, as PTX states, and f64 min/max of two NaNs return
 // the first operand.
+#include <type_traits>
+
 #include "func/alu/float_common.h"
 #include "func/alu/float_exec.h"
 
 namespace warpsim::func::fp {
 namespace {
 
+// Branch-free selection (the lane loops vectorise): take a when it is smaller, when b is NaN, or
+// when the two compare equal and a is the negative zero. Two NaNs select a NaN.
 template <class T>
 T minOf(T a, T b) {
-  if (a != a) return b;  // b may be NaN too: the caller canonicalises f32
-  if (b != b) return a;
-  if (a == b) return std::signbit(a) ? a : b;  // -0 < +0
-  return a < b ? a : b;
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  const bool takeA = (a < b) | (b != b) | ((a == b) & (std::bit_cast<U>(a) > std::bit_cast<U>(b)));
+  return takeA ? a : b;
 }
 template <class T>
 T maxOf(T a, T b) {
-  if (a != a) return b;
-  if (b != b) return a;
-  if (a == b) return std::signbit(a) ? b : a;
-  return a > b ? a : b;
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  const bool takeA = (a > b) | (b != b) | ((a == b) & (std::bit_cast<U>(a) < std::bit_cast<U>(b)));
+  return takeA ? a : b;
 }
 
 struct MinOp {

@@ -138,10 +138,27 @@ constexpr Decoded decodeFinite(uint64_t bits) {
           static_cast<int>(exp) - I::kBias - static_cast<int>(F.fracBits)};
 }
 
+// The general conversion of a value of format S to format D: every input class, every
+// rounding direction. Kept out of line; convertFormat() handles the common cases inline.
+template <Format S, Format D>
+[[gnu::noinline]] constexpr uint64_t convertFormatGeneral(uint64_t bits, Rounding r) {
+  using IS = FormatInfo<S>;
+  using ID = FormatInfo<D>;
+  const bool negative = (bits & IS::kSign) != 0;
+  const uint64_t absBits = bits & ~IS::kSign;
+  if (absBits >= IS::kInf) {
+    if (absBits > IS::kInf) return ID::kCanonicalNaN;
+    return (negative ? ID::kSign : 0) | ID::kInf;
+  }
+  if (absBits == 0) return negative ? ID::kSign : 0;
+  const Decoded v = decodeFinite<S>(bits);
+  return roundToFormat<D>(v.negative, v.magnitude, v.exp2, false, r);
+}
+
 // Converts a value of format S to format D, rounding as `r` says. Also exact when D is wider.
 // NaN inputs give D's canonical NaN.
 template <Format S, Format D>
-constexpr uint64_t convertFormat(uint64_t bits, Rounding r) {
+[[gnu::always_inline]] constexpr uint64_t convertFormat(uint64_t bits, Rounding r) {
   using IS = FormatInfo<S>;
   using ID = FormatInfo<D>;
   const uint64_t sign = bits & IS::kSign;
@@ -158,7 +175,8 @@ constexpr uint64_t convertFormat(uint64_t bits, Rounding r) {
     constexpr uint64_t kRebias = static_cast<uint64_t>(IS::kBias - ID::kBias) << S.fracBits;
     if (r == Rounding::NearestEven && absBits - kLow < kHigh - kLow) {
       const uint64_t odd = (absBits >> kDrop) & 1;
-      const uint64_t rounded = (absBits - kRebias + ((uint64_t{1} << (kDrop - 1)) - 1) + odd) >> kDrop;
+      const uint64_t rounded =
+          (absBits - kRebias + ((uint64_t{1} << (kDrop - 1)) - 1) + odd) >> kDrop;
       return (sign >> kSignShift) | rounded;
     }
   } else if constexpr (S.fracBits < D.fracBits && S.expBits <= D.expBits) {
@@ -170,14 +188,7 @@ constexpr uint64_t convertFormat(uint64_t bits, Rounding r) {
              ((absBits & IS::kFracMask) << (D.fracBits - S.fracBits));
     }
   }
-  const bool negative = sign != 0;
-  if (absBits >= IS::kInf) {
-    if (absBits > IS::kInf) return ID::kCanonicalNaN;
-    return (negative ? ID::kSign : 0) | ID::kInf;
-  }
-  if (absBits == 0) return negative ? ID::kSign : 0;
-  const Decoded v = decodeFinite<S>(bits);
-  return roundToFormat<D>(v.negative, v.magnitude, v.exp2, false, r);
+  return convertFormatGeneral<S, D>(bits, r);
 }
 
 // Integer sources: the exact integer (-1)^negative * magnitude.
@@ -188,12 +199,12 @@ constexpr uint64_t fromInteger(bool negative, uint64_t magnitude, Rounding r) {
 
 // The value of a 16-bit (or any narrower-than-f64) format as a double; exact.
 template <Format F>
-inline double toDouble(uint64_t bits) {
+[[gnu::always_inline]] inline double toDouble(uint64_t bits) {
   return std::bit_cast<double>(convertFormat<F, kF64>(bits, Rounding::NearestEven));
 }
 // A double rounded to format F.
 template <Format F>
-inline uint64_t fromDouble(double v, Rounding r) {
+[[gnu::always_inline]] inline uint64_t fromDouble(double v, Rounding r) {
   return convertFormat<kF64, F>(std::bit_cast<uint64_t>(v), r);
 }
 
