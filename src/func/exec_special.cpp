@@ -1,7 +1,7 @@
 // mov from special registers and symbols, cvta, isspacep.
 //
 // Deterministic stand-ins where hardware reports time or placement: %clock/%clock64 count the
-// warp's executed instructions; %globaltimer is 1 s plus one nanosecond per warp-instruction
+// warp's instructions executed before the read; %globaltimer is 1 s plus one nanosecond per warp-instruction
 // executed so far in the launch; %smid is the CTA's linear id modulo RunOptions::numSms;
 // %warpid is the warp's index in its CTA; %nwarpid is 64; %envregN and %pm* read 0.
 #include <bit>
@@ -40,8 +40,9 @@ uint64_t special(Warp& w, const ir::Operand& op, unsigned lane) {
     case ir::SpecialReg::LaneMaskLt: return (uint32_t{1} << lane) - 1;
     case ir::SpecialReg::LaneMaskGe: return ~((uint32_t{1} << lane) - 1);
     case ir::SpecialReg::LaneMaskGt: return lane == 31 ? 0u : ~((uint32_t{2} << lane) - 1);
-    case ir::SpecialReg::Clock: return static_cast<uint32_t>(w.instructionsExecuted());
-    case ir::SpecialReg::Clock64: return w.instructionsExecuted();
+    // instructionsExecuted() already counts the mov itself.
+    case ir::SpecialReg::Clock: return static_cast<uint32_t>(w.instructionsExecuted() - 1);
+    case ir::SpecialReg::Clock64: return w.instructionsExecuted() - 1;
     case ir::SpecialReg::GlobalTimer: return kGlobalTimerBaseNs + g.warpInstructions;
     case ir::SpecialReg::GlobalTimerLo: return static_cast<uint32_t>(kGlobalTimerBaseNs + g.warpInstructions);
     case ir::SpecialReg::GlobalTimerHi: return (kGlobalTimerBaseNs + g.warpInstructions) >> 32;

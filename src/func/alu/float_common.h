@@ -28,33 +28,37 @@ inline uint64_t slotOf(double v) { return std::bit_cast<uint64_t>(v); }
 
 inline constexpr uint32_t kF32NaN = 0x7FFFFFFFu;
 
+// Keeps the sign only when the exponent field is zero (a subnormal or zero): branch-free so the
+// lane loops vectorise.
+[[gnu::always_inline]] inline uint32_t flushF32(uint32_t b) {
+  return b & ((b & 0x7F800000u) != 0 ? 0xFFFFFFFFu : 0x80000000u);
+}
+
 // An f32 source value, flushed to a signed zero when subnormal and Ftz.
 template <bool Ftz>
-inline float inF32(uint64_t slot) {
+[[gnu::always_inline]] inline float inF32(uint64_t slot) {
   uint32_t b = static_cast<uint32_t>(slot);
-  if constexpr (Ftz) b = static_cast<uint32_t>(flushSubnormal<kF32>(b));
+  if constexpr (Ftz) b = flushF32(b);
   return std::bit_cast<float>(b);
 }
 
 // Clamp to [0, 1]; NaN and -0 give +0.
-inline float saturate(float v) {
+[[gnu::always_inline]] inline float saturate(float v) {
   if (!(v > 0.0f)) return 0.0f;
   return v > 1.0f ? 1.0f : v;
 }
-inline double saturate(double v) {
+[[gnu::always_inline]] inline double saturate(double v) {
   if (!(v > 0.0)) return 0.0;
   return v > 1.0 ? 1.0 : v;
 }
 
 // An f32 result as a lane slot: NaN canonicalised, then flushed and saturated as asked.
 template <bool Ftz, bool Sat>
-inline uint64_t outF32(float v) {
+[[gnu::always_inline]] inline uint64_t outF32(float v) {
   if constexpr (Sat) v = saturate(v);
   uint32_t b = std::bit_cast<uint32_t>(v);
-  if constexpr (!Sat) {
-    if (v != v) b = kF32NaN;
-  }
-  if constexpr (Ftz) b = static_cast<uint32_t>(flushSubnormal<kF32>(b));
+  if constexpr (!Sat) b = v != v ? kF32NaN : b;
+  if constexpr (Ftz) b = flushF32(b);
   return b;
 }
 

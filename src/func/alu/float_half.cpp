@@ -1,13 +1,11 @@
 // Half-precision arithmetic: add sub mul fma neg abs min max ex2 tanh on .f16 .f16x2 .bf16
 // .bf16x2 (x2: the two 16-bit halves independently, the low half in bits 0-15).
 //
-// Each result is rounded once to nearest even. add, sub and mul are computed in binary64, whose
-// 53 bits make the final rounding exact (p' >= 2p + 2 for both formats); fma computes the exact
-// product in binary64 and rounds the sum to odd, so the narrowing is again a single correct
-// rounding. .ftz flushes f16 subnormal inputs and results, .sat clamps to [0, 1] (NaN -> +0),
-// .relu clamps negative results to +0 and turns NaN into the canonical NaN. NaN results are the
-// canonical 0x7FFF (PTX leaves them unspecified). ex2/tanh .approx are computed in binary64 and
-// rounded once, within the PTX error bounds.
+// Every result is the correctly rounded (nearest even) value of the exact operation: see the
+// operation structs below for why computing in binary32/binary64 gives that. .ftz flushes f16
+// subnormal inputs and results, .sat clamps to [0, 1] (NaN -> +0), .relu clamps negative results
+// to +0 and turns NaN into the canonical NaN. NaN results are the canonical 0x7FFF (PTX leaves
+// them unspecified). ex2/tanh .approx use the host's exp2f/tanhf, within the PTX error bounds.
 #include <cmath>
 
 #include "func/alu/float_common.h"
@@ -16,55 +14,76 @@
 namespace warpsim::func::fp {
 namespace {
 
-// Arithmetic: the value to round (exact, or rounded to odd in binary64).
+// Arithmetic on the exact binary32 values of the operands, giving the value to round once more.
+// add/sub/mul round in binary32 first: with 24 >= 2p + 2 significand bits (p = 11 for f16, 8
+// for bf16) that second rounding is innocuous (Figueroa), and in the subnormal range the exact
+// results fit binary32. fma computes the exact product in binary64 and rounds the sum to odd.
 struct AddOp {
   static constexpr unsigned kSrcs = 2;
-  static double apply(double a, double b, double) { return a + b; }
+  static float apply(float a, float b, float) { return a + b; }
 };
 struct SubOp {
   static constexpr unsigned kSrcs = 2;
-  static double apply(double a, double b, double) { return a - b; }
+  static float apply(float a, float b, float) { return a - b; }
 };
 struct MulOp {
   static constexpr unsigned kSrcs = 2;
-  static double apply(double a, double b, double) { return a * b; }
+  static float apply(float a, float b, float) { return a * b; }
 };
+template <Format F>
 struct FmaOp {
   static constexpr unsigned kSrcs = 3;
-  static double apply(double a, double b, double c) {
-    const double p = a * b;  // exact: at most 2 x 11 significand bits
+  static double apply(float a, float b, float c) {
+    const double p = double{a} * double{b};  // exact: at most 2 x 11 significand bits
     const double s = p + c;
-    return std::isfinite(s) ? roundToOdd(s, twoSumError(p, c, s)) : s;
+    // f16: the sum is exact in binary64 whenever the f16 result depends on its low bits (an
+    // addend below the product's 53-bit window is far below half an f16 ulp, and a product too
+    // large for the window overflows f16). bf16's exponent range has no such guarantee.
+    if constexpr (F == kF16) {
+      return s;
+    } else {
+      return std::isfinite(s) ? roundToOdd(s, twoSumError(p, c, s)) : s;
+    }
   }
 };
 struct Ex2Op {
   static constexpr unsigned kSrcs = 1;
-  static double apply(double a, double, double) { return std::exp2(a); }
+  static float apply(float a, float, float) { return std::exp2(a); }
 };
 struct TanhOp {
   static constexpr unsigned kSrcs = 1;
-  static double apply(double a, double, double) { return std::tanh(a); }
+  static float apply(float a, float, float) { return std::tanh(a); }
 };
 
+template <Format F>
+uint64_t roundResult(float v) {
+  return fromFloat<F>(v, Rounding::NearestEven);
+}
+template <Format F>
+uint64_t roundResult(double v) {
+  return fromDouble<F>(v, Rounding::NearestEven);
+}
+
 template <Format F, bool Ftz>
-double operand(uint16_t h) {
+[[gnu::always_inline]] inline float operand(uint16_t h) {
   if constexpr (Ftz) h = static_cast<uint16_t>(flushSubnormal<F>(h));
-  return toDouble<F>(h);
+  return toFloat<F>(h);
 }
 
 template <Format F, class Op, bool Ftz, bool Sat, bool Relu>
 uint16_t arithHalf(uint16_t a, uint16_t b, uint16_t c) {
   using I = FormatInfo<F>;
-  double v;
-  if constexpr (Op::kSrcs == 1) {
-    v = Op::apply(operand<F, Ftz>(a), 0.0, 0.0);
-  } else if constexpr (Op::kSrcs == 2) {
-    v = Op::apply(operand<F, Ftz>(a), operand<F, Ftz>(b), 0.0);
-  } else {
-    v = Op::apply(operand<F, Ftz>(a), operand<F, Ftz>(b), operand<F, Ftz>(c));
-  }
+  auto v = [&] {
+    if constexpr (Op::kSrcs == 1) {
+      return Op::apply(operand<F, Ftz>(a), 0.0f, 0.0f);
+    } else if constexpr (Op::kSrcs == 2) {
+      return Op::apply(operand<F, Ftz>(a), operand<F, Ftz>(b), 0.0f);
+    } else {
+      return Op::apply(operand<F, Ftz>(a), operand<F, Ftz>(b), operand<F, Ftz>(c));
+    }
+  }();
   if constexpr (Sat) v = saturate(v);
-  uint16_t r = static_cast<uint16_t>(fromDouble<F>(v, Rounding::NearestEven));
+  uint16_t r = static_cast<uint16_t>(roundResult<F>(v));
   if constexpr (Relu) {
     if (isNaN<F>(r)) return static_cast<uint16_t>(I::kCanonicalNaN);
     if ((r & I::kSign) != 0) return 0;
@@ -96,8 +115,8 @@ struct MinMaxOp {
   static uint16_t bits(uint16_t a, uint16_t b) {
     if (isNaN<F>(a)) return b;
     if (isNaN<F>(b)) return a;
-    const double x = toDouble<F>(a);
-    const double y = toDouble<F>(b);
+    const float x = toFloat<F>(a);
+    const float y = toFloat<F>(b);
     if (x == y) return ((a & FormatInfo<F>::kSign) != 0) == Min ? a : b;
     return (x < y) == Min ? a : b;
   }
@@ -186,7 +205,9 @@ ExecFn bindHalf(const ir::Instr& in, std::string* error) {
     case ir::Op::Add: return pickType<AddOp>(in.type, ftz, sat, relu);
     case ir::Op::Sub: return pickType<SubOp>(in.type, ftz, sat, relu);
     case ir::Op::Mul: return pickType<MulOp>(in.type, ftz, sat, relu);
-    case ir::Op::Fma: return pickType<FmaOp>(in.type, ftz, sat, relu);
+    case ir::Op::Fma:
+      return bf16 ? pickType<FmaOp<kBf16>>(in.type, ftz, sat, relu)
+                  : pickType<FmaOp<kF16>>(in.type, ftz, sat, relu);
     case ir::Op::Neg: return pickType<NegOp>(in.type, ftz, false, false);
     case ir::Op::Abs: return pickType<AbsOp>(in.type, ftz, false, false);
     case ir::Op::Min: return pickType<MinMaxOp<true>>(in.type, ftz, false, false);

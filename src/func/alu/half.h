@@ -197,15 +197,41 @@ constexpr uint64_t fromInteger(bool negative, uint64_t magnitude, Rounding r) {
   return roundToFormat<D>(negative, magnitude, 0, false, r);
 }
 
-// The value of a 16-bit (or any narrower-than-f64) format as a double; exact.
+// f16 -> f32, exact and branch-free on the common path: scaling the shifted bits by 2^112
+// rebiases a normal value and normalises a subnormal one (the host FPU keeps subnormals, so the
+// product is exact); Inf and NaN keep an all-ones exponent and their payload.
+[[gnu::always_inline]] inline float f16ToFloat(uint16_t h) {
+  const uint32_t m = static_cast<uint32_t>(h & 0x7FFFu) << 13;
+  uint32_t b = std::bit_cast<uint32_t>(std::bit_cast<float>(m) * 0x1p112f);
+  if (m >= 0x0F800000u) b = m | 0x7F800000u;
+  return std::bit_cast<float>(b | (static_cast<uint32_t>(h & 0x8000u) << 16));
+}
+
+// The value of a 16-bit or f32 bit pattern as a float; exact.
+template <Format F>
+[[gnu::always_inline]] inline float toFloat(uint64_t bits) {
+  if constexpr (F == kF16) {
+    return f16ToFloat(static_cast<uint16_t>(bits));
+  } else if constexpr (F == kBf16) {
+    return std::bit_cast<float>(static_cast<uint32_t>(bits & 0xFFFFu) << 16);
+  } else {
+    static_assert(F == kF32, "toFloat takes f16, bf16 or f32");
+    return std::bit_cast<float>(static_cast<uint32_t>(bits));
+  }
+}
+// The value of a bit pattern of a format narrower than f64 as a double; exact.
 template <Format F>
 [[gnu::always_inline]] inline double toDouble(uint64_t bits) {
-  return std::bit_cast<double>(convertFormat<F, kF64>(bits, Rounding::NearestEven));
+  return static_cast<double>(toFloat<F>(bits));
 }
-// A double rounded to format F.
+// A float or double rounded to format F (NaN -> F's canonical NaN).
 template <Format F>
 [[gnu::always_inline]] inline uint64_t fromDouble(double v, Rounding r) {
   return convertFormat<kF64, F>(std::bit_cast<uint64_t>(v), r);
+}
+template <Format F>
+[[gnu::always_inline]] inline uint64_t fromFloat(float v, Rounding r) {
+  return convertFormat<kF32, F>(std::bit_cast<uint32_t>(v), r);
 }
 
 // ---- named conversions (out of line, half.cpp) -----------------------------------------------
@@ -225,10 +251,10 @@ uint16_t bf16ToF16(uint16_t h, Rounding r);
 // format with at least two fewer significand bits is then correctly rounded (no double-rounding
 // error), which is how fused operations on narrow formats are computed in binary64.
 inline double roundToOdd(double s, double err) {
-  if (err == 0) return s;
-  uint64_t b = std::bit_cast<uint64_t>(s);
-  if ((s > 0) != (err > 0)) --b;  // the true value is smaller in magnitude: step toward zero
-  return std::bit_cast<double>(b | 1);
+  // Branch-free: the direction of the error is data-dependent and mispredicts badly.
+  const uint64_t inexact = err != 0 ? 1 : 0;
+  const uint64_t stepDown = inexact & ((s > 0) != (err > 0) ? 1 : 0);  // true value smaller
+  return std::bit_cast<double>((std::bit_cast<uint64_t>(s) - stepDown) | inexact);
 }
 // Knuth's TwoSum: s = fl(a + b) and the exact error, valid whenever the sum does not overflow.
 inline double twoSumError(double a, double b, double s) {

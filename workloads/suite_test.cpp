@@ -1,0 +1,99 @@
+// Every workload at its small size through the functional simulator, verified against its CPU
+// reference; plus the catalogue's own invariants.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "runtime/device.h"
+#include "runtime/error.h"
+#include "workload.h"
+
+namespace warpsim::workloads {
+namespace {
+
+std::vector<std::string> workloadNames() {
+  std::vector<std::string> names;
+  for (const Workload& w : allWorkloads()) names.push_back(w.name);
+  return names;
+}
+
+Workload byName(const std::string& name) {
+  for (Workload& w : allWorkloads()) {
+    if (w.name == name) return w;
+  }
+  throw std::runtime_error("no workload " + name);
+}
+
+class WorkloadSmall : public testing::TestWithParam<std::string> {};
+
+TEST_P(WorkloadSmall, VerifiesAgainstCpuReference) {
+  Workload w = byName(GetParam());
+  runtime::DeviceOptions options;
+  options.resources = runtime::DeviceOptions::Resources::Estimate;  // no ptxas per module
+  runtime::Device device(options);
+  std::vector<runtime::LaunchReport> reports;
+  app::ExampleContext ctx{device, w.smallSize, 1, reports};
+  app::ExampleOutcome outcome;
+  try {
+    outcome = w.run(ctx);
+  } catch (const runtime::LaunchError& e) {
+    FAIL() << w.name << ": " << e.details();
+  }
+  uint64_t threadInstructions = 0;
+  for (const runtime::LaunchReport& r : reports) threadInstructions += r.threadInstructions();
+  EXPECT_TRUE(outcome.passed) << w.name << ": " << outcome.detail;
+  EXPECT_FALSE(reports.empty());
+  EXPECT_GT(threadInstructions, 0u);
+  RecordProperty("thread_instructions", std::to_string(threadInstructions));
+}
+
+INSTANTIATE_TEST_SUITE_P(Suite, WorkloadSmall, testing::ValuesIn(workloadNames()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           std::string id = info.param;
+                           for (char& c : id) {
+                             if (c == '-') c = '_';
+                           }
+                           return id;
+                         });
+
+TEST(WorkloadCatalogue, NamesUniqueCategoriesKnownSizesOrdered) {
+  const std::set<std::string> categories = {"streaming", "dense",     "reduction",
+                                            "stencil",   "science",   "irregular",
+                                            "dp",        "divergence", "private"};
+  std::set<std::string> names;
+  for (const Workload& w : allWorkloads()) {
+    EXPECT_TRUE(names.insert(w.name).second) << w.name << " listed twice";
+    EXPECT_TRUE(categories.count(w.category)) << w.name << ": category " << w.category;
+    EXPECT_FALSE(w.description.empty()) << w.name;
+    EXPECT_FALSE(w.sizeMeaning.empty()) << w.name;
+    EXPECT_LT(w.smallSize, w.defaultSize) << w.name;
+    EXPECT_LT(w.defaultSize, w.largeSize) << w.name;
+    EXPECT_LE(w.largeSize, w.maxSize) << w.name;
+    EXPECT_EQ(presetSize(w, SizePreset::Small), w.smallSize);
+    EXPECT_EQ(presetSize(w, SizePreset::Large), w.largeSize);
+    EXPECT_NO_THROW(workloadPtx(w.name)) << w.name << ": PTX not embedded";
+    EXPECT_TRUE(w.run) << w.name;
+  }
+}
+
+TEST(WorkloadCatalogue, RegistersEveryWorkloadAsAnExample) {
+  app::ExampleRegistry registry;
+  registerAll(registry);
+  std::vector<Workload> all = allWorkloads();
+  ASSERT_EQ(registry.all().size(), all.size());
+  for (const Workload& w : all) {
+    const app::Example* e = registry.find(w.name);
+    ASSERT_NE(e, nullptr) << w.name;
+    EXPECT_EQ(e->defaultSize, w.defaultSize);
+    EXPECT_EQ(e->maxSize, w.maxSize);
+    EXPECT_EQ(e->description, "[" + w.category + "] " + w.description);
+  }
+  EXPECT_THROW(registerAll(registry), runtime::Error);  // names already taken
+}
+
+TEST(WorkloadCatalogue, UnknownPtxNameThrows) {
+  EXPECT_THROW(workloadPtx("no-such-workload"), runtime::Error);
+}
+
+}  // namespace
+}  // namespace warpsim::workloads
