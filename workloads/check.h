@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "examples/example.h"
+#include "examples/input.h"
 #include "runtime/device.h"
 
 namespace warpsim::workloads {
@@ -21,6 +22,15 @@ void launch(app::ExampleContext& ctx, const runtime::Kernel& kernel, func::Dim3 
             func::Dim3 block, uint32_t dynamicSharedBytes, const Args&... args) {
   ctx.reports.push_back(ctx.device.launch(kernel, grid, block, dynamicSharedBytes, args...));
 }
+
+// A real uniform in [lo, hi) with 53 random bits (deterministic, platform independent).
+inline double uniformReal(app::InputGenerator& gen, double lo, double hi) {
+  return lo + (hi - lo) * static_cast<double>(gen.next() >> 11) * 0x1.0p-53;
+}
+
+// Unit roundoff of float and double (half an ulp of 1), for error bounds.
+constexpr double kFloatUnit = 0x1.0p-24;
+constexpr double kDoubleUnit = 0x1.0p-53;
 
 inline app::ExampleOutcome fail(std::string message) { return {false, std::move(message)}; }
 

@@ -9,18 +9,34 @@ namespace warpsim::workloads {
 // One per workload directory (defined in <name>/driver.cpp).
 Workload vecaddWorkload();
 Workload saxpyWorkload();
+Workload sgemmNaiveWorkload();
 Workload sgemmTiledWorkload();
+Workload dgemmTiledWorkload();
+Workload transposeWorkload();
+Workload convSeparableWorkload();
+Workload blackscholesWorkload();
+Workload reduceTreeWorkload();
+Workload reduceShflWorkload();
+Workload scanWorkload();
+Workload histogramWorkload();
+Workload stencil2dWorkload();
+Workload stencil3dWorkload();
+Workload sradWorkload();
+Workload nbodyWorkload();
+Workload ludWorkload();
+Workload gaussianWorkload();
+Workload backpropWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
-      vecaddWorkload(),     saxpyWorkload(),       
-      sgemmTiledWorkload(),   
-       
-         
-      
-           
-                     
-      
+      vecaddWorkload(),     saxpyWorkload(),       sgemmNaiveWorkload(),
+      sgemmTiledWorkload(), dgemmTiledWorkload(),  transposeWorkload(),
+      convSeparableWorkload(), blackscholesWorkload(),
+      reduceTreeWorkload(), reduceShflWorkload(),  scanWorkload(),
+      histogramWorkload(),
+      stencil2dWorkload(),  stencil3dWorkload(),   sradWorkload(),
+      nbodyWorkload(),      ludWorkload(),         gaussianWorkload(),
+      backpropWorkload(),
                       
                
         

@@ -69,6 +69,33 @@ class DeviceMemory {
     return translateSlow(addr);
   }
 
+  // Per-instruction memo of the allocation and page the previous lane used, so that the lanes of
+  // one warp access (which mostly share both) translate with two compares.
+  class Cursor {
+   public:
+    explicit Cursor(DeviceMemory& m) : mem_(&m) {}
+    // Host pointer for an access of n bytes at addr that does not cross a page (aligned, n <= 16),
+    // or nullptr when it is not inside a live allocation.
+    uint8_t* get(uint64_t addr, unsigned n) {
+      if (!alloc_ || !alloc_->contains(addr, n)) {
+        alloc_ = mem_->allocationOf(addr, n);
+        if (!alloc_) return nullptr;
+      }
+      const uint64_t tag = addr >> kPageBits;
+      if (tag != pageTag_) {
+        page_ = mem_->translate(addr & ~(kPageSize - 1));
+        pageTag_ = tag;
+      }
+      return page_ + (addr & (kPageSize - 1));
+    }
+
+   private:
+    DeviceMemory* mem_;
+    const Allocation* alloc_ = nullptr;
+    uint64_t pageTag_ = ~uint64_t{0};
+    uint8_t* page_ = nullptr;
+  };
+
  private:
   static constexpr unsigned kPageCacheSize = 256;
   struct PageSlot {

@@ -156,7 +156,8 @@ void execAtom(const ir::Instr& in, ExecCtx& ctx) {
   }
   for (uint32_t m = ctx.mask; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
-    uint64_t a = base + (breg ? breg[lane] : 0);
+    const uint64_t issued = base + (breg ? breg[lane] : 0);
+    uint64_t a = issued;
     ir::Space space;
     uint8_t* p = w.resolve(li.space, a, n, lane, "atomic", &space);
     if (!p) return;
@@ -166,7 +167,7 @@ void execAtom(const ir::Instr& in, ExecCtx& ctx) {
     std::memcpy(p, &nv, n);
     if (d) d[lane] = old & dmask;
     if (rec) {
-      rec->addr[lane] = a;
+      rec->addr[lane] = issued;
       rec->laneSpace[lane] = space;
     }
   }

@@ -44,65 +44,93 @@ inline void beginRecord(ExecCtx& ctx, const LinkedInstr& li, bool store) {
   }
 }
 
-}  // namespace
-
-void execLoad(const ir::Instr& in, ExecCtx& ctx) {
-  const LinkedInstr& li = linkedOf(in);
+// Calls f(lane, hostPointer) for every executing lane in lane order, recording addresses; stops
+// at the first illegal access (the warp holds the fault). Global and const accesses take a fast
+// path that remembers the allocation and page of the previous lane.
+template <class F>
+inline void forEachAccess(ExecCtx& ctx, const LinkedInstr& li, const char* what, F&& f) {
   Warp& w = *ctx.warp;
   const bool generic = li.space == ir::Space::Generic;
   const uint64_t base = w.addrBase(li.addr, generic);
   const uint64_t* breg = li.addr.baseReg != ir::kNoReg ? ctx.reg(li.addr.baseReg) : nullptr;
-  uint32_t regs[4];
-  const unsigned n = dataRegs(in.dst(0), regs);
-  const unsigned eb = li.elemBytes;
-  const bool sext = ir::isSigned(in.type);
-  uint64_t masks[4];
-  for (unsigned k = 0; k < n; ++k) masks[k] = lanes::widthMask(li.dstBits[k]);
+  const unsigned n = li.accessBytes;
   ExecRecord* rec = ctx.record;
-  beginRecord(ctx, li, false);
+  const bool global = li.space == ir::Space::Global || li.space == ir::Space::Const;
+  // A register-free address in a space shared by the lanes (kernel parameters, shared, global):
+  // one translation serves the warp.
+  if (!breg && ctx.mask != 0 &&
+      (global || li.space == ir::Space::KernelParam || li.space == ir::Space::Shared)) {
+    uint64_t a = base;
+    ir::Space space;
+    uint8_t* p = w.resolve(li.space, a, n, static_cast<unsigned>(std::countr_zero(ctx.mask)), what, &space);
+    if (!p) return;
+    for (uint32_t m = ctx.mask; m != 0; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+      f(lane, p);
+      if (rec) {
+        rec->addr[lane] = base;
+        rec->laneSpace[lane] = space;
+      }
+    }
+    return;
+  }
+  DeviceMemory::Cursor cursor(*w.grid().memory);
   for (uint32_t m = ctx.mask; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
-    uint64_t a = base + (breg ? breg[lane] : 0);
-    ir::Space space;
-    const uint8_t* p = w.resolve(li.space, a, li.accessBytes, lane, "load", &space);
-    if (!p) return;
-    for (unsigned k = 0; k < n; ++k) {
-      if (regs[k] == ir::kNoReg) continue;
-      uint64_t v = loadBits(p + k * eb, eb);
-      if (sext) v = static_cast<uint64_t>(lanes::signExtend(v, eb * 8));
-      ctx.reg(regs[k])[lane] = v & masks[k];
+    const uint64_t issued = base + (breg ? breg[lane] : 0);
+    uint64_t a = issued;
+    ir::Space space = li.space;
+    uint8_t* p = nullptr;
+    if (global && (a & (n - 1)) == 0) p = cursor.get(a, n);
+    if (!p) {
+      p = w.resolve(li.space, a, n, lane, what, &space);  // slow path; faults when illegal
+      if (!p) return;
     }
+    f(lane, p);
     if (rec) {
-      rec->addr[lane] = a;
+      rec->addr[lane] = issued;
       rec->laneSpace[lane] = space;
     }
   }
 }
 
+}  // namespace
+
+void execLoad(const ir::Instr& in, ExecCtx& ctx) {
+  const LinkedInstr& li = linkedOf(in);
+  uint32_t regs[4];
+  const unsigned n = dataRegs(in.dst(0), regs);
+  const unsigned eb = li.elemBytes;
+  const bool sext = ir::isSigned(in.type);
+  uint64_t masks[4];
+  uint64_t* dst[4];
+  for (unsigned k = 0; k < n; ++k) {
+    masks[k] = lanes::widthMask(li.dstBits[k]);
+    dst[k] = regs[k] == ir::kNoReg ? nullptr : ctx.reg(regs[k]);
+  }
+  beginRecord(ctx, li, false);
+  forEachAccess(ctx, li, "load", [&](unsigned lane, const uint8_t* p) {
+    for (unsigned k = 0; k < n; ++k) {
+      if (!dst[k]) continue;
+      uint64_t v = loadBits(p + k * eb, eb);
+      if (sext) v = static_cast<uint64_t>(lanes::signExtend(v, eb * 8));
+      dst[k][lane] = v & masks[k];
+    }
+  });
+}
+
 void execStore(const ir::Instr& in, ExecCtx& ctx) {
   const LinkedInstr& li = linkedOf(in);
-  Warp& w = *ctx.warp;
-  const bool generic = li.space == ir::Space::Generic;
-  const uint64_t base = w.addrBase(li.addr, generic);
-  const uint64_t* breg = li.addr.baseReg != ir::kNoReg ? ctx.reg(li.addr.baseReg) : nullptr;
   uint32_t regs[4];
   const unsigned n = dataRegs(in.ops[1], regs);
   const unsigned eb = li.elemBytes;
-  ExecRecord* rec = ctx.record;
+  const uint64_t* src[4];
+  for (unsigned k = 0; k < n; ++k) src[k] = regs[k] == ir::kNoReg ? nullptr : ctx.reg(regs[k]);
   beginRecord(ctx, li, true);
-  for (uint32_t m = ctx.mask; m != 0; m &= m - 1) {
-    const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
-    uint64_t a = base + (breg ? breg[lane] : 0);
-    ir::Space space;
-    uint8_t* p = w.resolve(li.space, a, li.accessBytes, lane, "store", &space);
-    if (!p) return;
+  forEachAccess(ctx, li, "store", [&](unsigned lane, uint8_t* p) {
     for (unsigned k = 0; k < n; ++k)
-      if (regs[k] != ir::kNoReg) storeBits(p + k * eb, ctx.reg(regs[k])[lane], eb);
-    if (rec) {
-      rec->addr[lane] = a;
-      rec->laneSpace[lane] = space;
-    }
-  }
+      if (src[k]) storeBits(p + k * eb, src[k][lane], eb);
+  });
 }
 
 void execNop(const ir::Instr&, ExecCtx&) {}

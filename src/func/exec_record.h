@@ -1,7 +1,7 @@
 // The record of one executed warp-instruction: the single product of the functional engine that
 // the timing model, statistics and every storage mechanism consume.
 //
-// Lifetime: filled by Engine::step() into a caller-owned record that is reused for every step
+// Lifetime: filled by Warp::step() (func/warp.h) into a caller-owned record that is reused for every step
 // (no allocation). Pointers into register storage stay valid until the same warp executes its
 // next instruction.
 #pragma once
@@ -37,9 +37,11 @@ struct ExecRecord {
   bool isStore = false;
   bool isAtomic = false;
   uint64_t addr[32] = {};             // valid for lanes in execMask; address in `space`
-                                      // (global: device address; shared/local: offset)
-  // For generic accesses (space == Generic): the space each lane's address resolved to, and
-  // addr[lane] is the address within that space (the offset for shared/local).
+                                      // (global: device address; shared/local: offset;
+                                      // generic: the generic address as issued)
+  // Valid for lanes in execMask: the space each lane's access resolved to (for generic
+  // accesses the window it fell in, see func/address_space.h; the offset within that space is
+  // addr[lane] - windowBase(laneSpace[lane])). Equal to `space` for non-generic accesses.
   ir::Space laneSpace[32] = {};
   // Control flow.
   bool isBranch = false;

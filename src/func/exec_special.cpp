@@ -74,10 +74,25 @@ void forSource(const ir::Instr& in, ExecCtx& ctx, bool generic, F&& f) {
 
 void execMovSpecial(const ir::Instr& in, ExecCtx& ctx) {
   const ir::Operand& d = in.dst(0);
+  const ir::Operand& s = in.src(0);
   const uint64_t m = lanes::dstMask(d, 64);
   uint64_t* r = ctx.reg(d.reg);
   Warp& w = *ctx.warp;
-  lanes::forEachLane(ctx.mask, [&](unsigned l) { r[l] = special(w, in.src(0), l) & m; });
+  switch (s.sreg) {
+    case ir::SpecialReg::Tid:
+    case ir::SpecialReg::LaneId:
+    case ir::SpecialReg::LaneMaskEq:
+    case ir::SpecialReg::LaneMaskLe:
+    case ir::SpecialReg::LaneMaskLt:
+    case ir::SpecialReg::LaneMaskGe:
+    case ir::SpecialReg::LaneMaskGt:
+      lanes::forEachLane(ctx.mask, [&](unsigned l) { r[l] = special(w, s, l) & m; });
+      return;
+    default: {  // the same in every lane
+      const uint64_t v = special(w, s, 0) & m;
+      lanes::forEachLane(ctx.mask, [&](unsigned l) { r[l] = v; });
+    }
+  }
 }
 
 void execMovSymbol(const ir::Instr& in, ExecCtx& ctx) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "func/address_space.h"
 #include "func/testing/kernel_runner.h"
 
 namespace warpsim::func {
@@ -389,8 +390,58 @@ DONE:
   ASSERT_EQ(ld.numSrcRegs, 1u);
   for (unsigned l = 5; l < 20; ++l) {
     EXPECT_EQ(ld.addr[l], buf + 4 * l);
+    EXPECT_EQ(ld.laneSpace[l], ir::Space::Global);
     EXPECT_EQ(cap.loadValues[0][l], uint64_t{l} * l);
   }
+}
+
+// Generic accesses report the issued generic address and the space each lane resolved to.
+TEST(Runtime, ExecRecordOfGenericAccesses) {
+  KernelRunner r(ptxModule(R"(
+.visible .entry gen(.param .u64 p)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 s[128];
+  ld.param.u64 %rd1, [p];
+  mov.u64 %rd2, s;
+  cvta.shared.u64 %rd3, %rd2;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 0;
+  selp.b64 %rd4, %rd3, %rd1, %p1;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  st.u32 [%rd6], %r1;
+  ret;
+}
+)"));
+  uint64_t buf = r.upload(std::vector<uint32_t>(32, 0));
+  struct Capture : ExecObserver {
+    std::vector<ExecRecord> stores;
+    void onExec(const ExecRecord& rec) override {
+      if (rec.instr->op == ir::Op::St) stores.push_back(rec);
+    }
+  } cap;
+  r.options.observer = &cap;
+  LaunchResult res = r.launch("gen", {1, 1, 1}, {32, 1, 1}, {buf});
+  ASSERT_TRUE(res.ok) << res.error;
+  ASSERT_EQ(cap.stores.size(), 1u);
+  const ExecRecord& st = cap.stores[0];
+  EXPECT_EQ(st.space, ir::Space::Generic);
+  EXPECT_TRUE(st.isStore);
+  for (unsigned l = 0; l < 32; ++l) {
+    if (l % 2 == 0) {
+      EXPECT_EQ(st.laneSpace[l], ir::Space::Shared) << l;
+      EXPECT_EQ(st.addr[l], kSharedWindow + 4 * l) << l;
+    } else {
+      EXPECT_EQ(st.laneSpace[l], ir::Space::Global) << l;
+      EXPECT_EQ(st.addr[l], buf + 4 * l) << l;
+    }
+  }
+  auto v = r.download<uint32_t>(buf, 32);
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(v[l], l % 2 ? l : 0u) << l;
 }
 
 }  // namespace

@@ -18,6 +18,13 @@ constexpr uint32_t kCallFrameOverhead = 16;
 
 uint32_t alignUp(uint32_t v, uint32_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
+// Population count without relying on a hardware instruction being enabled at compile time.
+inline uint32_t laneCount(uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 const char* spaceName(ir::Space s) {
   switch (s) {
     case ir::Space::Global: return "global";
@@ -37,11 +44,19 @@ Warp::Warp(Cta& cta, GridContext& grid, uint32_t warpInCta, uint32_t lanes)
     : cta_(&cta), grid_(&grid), warpInCta_(warpInCta) {
   ctx_.warp = this;
   const Dim3& b = grid.config->block;
-  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-    const uint32_t linear = warpInCta * kWarpSize + lane;
-    tid_[0][lane] = linear % b.x;
-    tid_[1][lane] = (linear / b.x) % b.y;
-    tid_[2][lane] = linear / (b.x * b.y);
+  const uint32_t first = warpInCta * kWarpSize;
+  uint32_t x = first % b.x, y = (first / b.x) % b.y, z = first / (b.x * b.y);
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {  // x fastest, then y, then z
+    tid_[0][lane] = x;
+    tid_[1][lane] = y;
+    tid_[2][lane] = z;
+    if (++x == b.x) {
+      x = 0;
+      if (++y == b.y) {
+        y = 0;
+        ++z;
+      }
+    }
   }
   exited_ = ~lanes;  // lanes past the end of the CTA never run
   pushFrame(grid.kernel, lanes, 0, 0);
@@ -363,7 +378,7 @@ inline StepStatus Warp::stepImpl(ExecRecord* record) {
   executingPc_ = pc;
   ++instructions_;
   ++grid_->warpInstructions;
-  grid_->threadInstructions += static_cast<uint64_t>(std::popcount(issue));
+  grid_->threadInstructions += issue == kFullMask ? kWarpSize : laneCount(issue);
   if constexpr (kRecord) {
     ExecRecord& r = *record;
     r.instr = &li.in;

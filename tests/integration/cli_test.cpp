@@ -42,7 +42,8 @@ TEST(Cli, ListNamesTheBundledExamples) {
 }
 
 TEST(Cli, RunPrintsSummaryAndWritesStatsJson) {
-  std::string stats = writeTempFile("stats.json", "");
+  TempFile statsFile("stats.json", "");
+  const std::string& stats = statsFile.path();
   CliResult r = runCli({"run", "vecadd-reduce", "--size", "3000", "--estimate-resources",
                         "--stats", stats});
   ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -100,17 +101,17 @@ TEST(Cli, PtxCheckDescribesKernelsFunctionsAndVariables) {
 }
 
 TEST(Cli, PtxCheckMalformedFileNamesFileAndLine) {
-  std::string path = writeTempFile("bad.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n"
+  TempFile file("bad.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n"
                                               ".visible .entry k()\n{\n  frobnicate;\n}\n");
-  expectOneLineError(runCli({"ptx-check", path}), path + ":6: error:");
+  expectOneLineError(runCli({"ptx-check", file.path()}), file.path() + ":6: error:");
 }
 
 TEST(Cli, PtxCheckUnsupportedOpcodeNamesFileAndLine) {
-  std::string path = writeTempFile(
+  TempFile file(
       "redux.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
                    "  .reg .b32 %r<3>;\n  redux.sync.add.u32 %r2, %r1, 0xffffffff;\n  ret;\n}\n");
-  CliResult r = runCli({"ptx-check", path});
-  expectOneLineError(r, path + ":7: error:");
+  CliResult r = runCli({"ptx-check", file.path()});
+  expectOneLineError(r, file.path() + ":7: error:");
   EXPECT_TRUE(contains(r.err, "redux")) << r.err;
 }
 

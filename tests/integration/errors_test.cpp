@@ -66,7 +66,8 @@ const char* kOutOfBounds = R"(.version 8.0
 )";
 
 TEST(Errors, MalformedPtxNamesFileAndLine) {
-  std::string path = writeTempFile("broken.ptx", kMalformed);
+  TempFile file("broken.ptx", kMalformed);
+  const std::string& path = file.path();
   runtime::Device gpu(testOptions());
   std::string what = errorOf([&] { gpu.loadModuleFile(path); });
   EXPECT_EQ(what.rfind(path + ":7: error:", 0), 0u) << what;

@@ -54,10 +54,16 @@ std::vector<std::string> lines(const std::string& text) {
   return result;
 }
 
-std::string writeTempFile(const std::string& name, const std::string& text) {
-  std::filesystem::path path = freshDir() / name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
+TempFile::TempFile(const std::string& name, const std::string& text) {
+  std::filesystem::path dir = freshDir();
+  dir_ = dir.string();
+  path_ = (dir / name).string();
+  std::ofstream(path_, std::ios::binary) << text;
+}
+
+TempFile::~TempFile() {
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
 }
 
 }  // namespace warpsim::test

@@ -67,7 +67,17 @@ CliResult runCli(const std::vector<std::string>& args);
 // Lines of `text` (without the newline characters; a trailing newline ends the last line).
 std::vector<std::string> lines(const std::string& text);
 
-// Writes `text` to a fresh file named `name` in a temporary directory; returns the path.
-std::string writeTempFile(const std::string& name, const std::string& text);
+// A file named `name` holding `text` in a fresh temporary directory, removed with the object.
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& text);
+  ~TempFile();
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_, path_;
+};
 
 }  // namespace warpsim::test

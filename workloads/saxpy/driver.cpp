@@ -1,7 +1,6 @@
 // saxpy: y = alpha * x + y, repeated with a different alpha each pass (grid-stride loop over
 // a fixed grid, so each thread handles several elements).
 #include "check.h"
-#include "examples/input.h"
 #include "workload.h"
 
 namespace warpsim::workloads {

@@ -1,6 +1,5 @@
 // sgemm-tiled: C = alpha * A * B + beta * C with 16 x 16 shared-memory tiles.
 #include "check.h"
-#include "examples/input.h"
 #include "workload.h"
 
 namespace warpsim::workloads {
@@ -22,12 +21,13 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   // alpha * sum + beta * c a multiple of 2^-9 below 2^13: no operation rounds, whatever the
   // summation order or fma contraction.
   std::vector<float> expect(elems);
+  std::vector<float> row(n);
   for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      float sum = 0.0f;
-      for (int k = 0; k < n; ++k) sum += a[i * n + k] * b[k * n + j];
-      expect[i * n + j] = alpha * sum + beta * c[i * n + j];
+    std::fill(row.begin(), row.end(), 0.0f);
+    for (int k = 0; k < n; ++k) {
+      for (int j = 0; j < n; ++j) row[j] += a[i * n + k] * b[k * n + j];
     }
+    for (int j = 0; j < n; ++j) expect[i * n + j] = alpha * row[j] + beta * c[i * n + j];
   }
 
   runtime::Device& gpu = ctx.device;

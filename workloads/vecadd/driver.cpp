@@ -1,6 +1,5 @@
 // vecadd: c = a + b over float vectors, one thread per element.
 #include "check.h"
-#include "examples/input.h"
 #include "workload.h"
 
 namespace warpsim::workloads {

@@ -46,6 +46,8 @@ ExecFn bindCvt(const ir::Instr& in, std::string* error) {
       dst != ir::Type::F16x2 && dst != ir::Type::BF16x2) {
     return fail(in, error, ".relu needs an f16 or bf16 destination");
   }
+  if (!sourcesRegLike(in, 0, in.numSrc))
+    return fail(in, error, "sources must be registers or immediates");
   Rounding fr = Rounding::NearestEven;
   cvt::IntRound ir = cvt::IntRound::Zero;
   const bool integral = intRounding(in.round, &ir);

@@ -130,6 +130,13 @@ TEST(CvtInt, EveryPairBinds) {
                     {.round = Round::Rzi, .flags = ir::kFtz, .type2 = Type::F64}),
             "");
   EXPECT_NE(bindErr(ir::Op::Cvt, Type::S32, 2, {.round = Round::Rzi, .type2 = Type::F32}), "");
+  // A special register is not a register-file source.
+  ir::Instr special = buildOp(ir::Op::Cvt, Type::U32, 1, {.type2 = Type::U16});
+  special.ops[1].kind = ir::OperandKind::Special;
+  special.ops[1].reg = ir::kNoReg;
+  std::string err;
+  EXPECT_EQ(bindFloatAlu(special, &err), nullptr);
+  EXPECT_EQ(err, "cvt.u32.u16: sources must be registers or immediates");
 }
 
 }  // namespace

@@ -140,7 +140,8 @@ ExecFn pickF64Variant() {
 
 template <class Op, unsigned N, Rounding R>
 ExecFn pickF32(bool ftz, bool sat) {
-  if (ftz) return sat ? pickF32Variant<Op, N, R, true, true>() : pickF32Variant<Op, N, R, true, false>();
+  if (ftz)
+    return sat ? pickF32Variant<Op, N, R, true, true>() : pickF32Variant<Op, N, R, true, false>();
   return sat ? pickF32Variant<Op, N, R, false, true>() : pickF32Variant<Op, N, R, false, false>();
 }
 

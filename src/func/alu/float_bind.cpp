@@ -1,14 +1,16 @@
 // bindFloatAlu: routes floating-point instructions and cvt to their executor family.
 //
 // Semantics chosen where PTX leaves freedom (PTX ISA 9.0):
-//  * NaN results: f32 -> 0x7FFFFFFF and f16/bf16 -> 0x7FFF (the canonical NaNs the hardware
-//    produces; PTX says "unspecified NaN"); f64 keeps input payloads as PTX specifies.
-//  * .approx operations are computed in binary64 and rounded once (within every PTX bound).
-//  * Directed roundings (.rz .rm .rp) of f32/f64 arithmetic use the host FPU's rounding mode,
+//  * NaN results: f32 -> 0x7FFFFFFF and f16/bf16 -> 0x7FFF, the canonical NaNs the hardware
+//    produces (CUDART_NAN_F, CUDART_NAN_FP16; PTX says "unspecified NaN"); f64 keeps an input's
+//    payload, as PTX specifies, and an invalid f64 operation gives 0xFFF8000000000000.
+//  * .approx operations use accurate host math (within every PTX error bound), keeping the
+//    special-value tables and the few behaviours PTX defines beyond accuracy.
+//  * Directed roundings (.rz .rm .rp) of f32/f64 arithmetic run in the host FPU's rounding mode,
 //    set once per executor call; conversions round in software.
 //  * mad.f32 without a rounding modifier is mad.rn.f32 (fused), per the PTX ISA errata for
 //    sm_20+; div/rcp/sqrt.f32 and sin/cos/lg2/ex2/rsqrt without .approx or a rounding modifier
-//    take the legacy PTX 1.x meaning, .approx.ftz.
+//    take their PTX 1.x meaning, .approx.ftz.
 #include "func/alu/alu.h"
 #include "func/alu/float_common.h"
 #include "func/alu/float_exec.h"
@@ -135,12 +137,8 @@ ExecFn bindScalarFloat(const ir::Instr& in, std::string* error) {
   if (in.dst(0).kind == ir::OperandKind::Sink) return &doNothing;
   if (in.dst(0).kind != ir::OperandKind::Reg)
     return fail(in, error, "destination must be a register");
-  for (unsigned i = 0; i < in.numSrc; ++i) {
-    const ir::Operand& s = in.src(i);
-    if ((s.kind != ir::OperandKind::Reg && s.kind != ir::OperandKind::Imm) || s.reg == ir::kNoReg) {
-      return fail(in, error, "sources must be registers or immediates");
-    }
-  }
+  if (!sourcesRegLike(in, 0, in.numSrc))
+    return fail(in, error, "sources must be registers or immediates");
   if (in.type == ir::Type::F16 || in.type == ir::Type::F16x2 || in.type == ir::Type::BF16 ||
       in.type == ir::Type::BF16x2) {
     return bindHalf(in, error);

@@ -110,7 +110,20 @@ class RoundingScope {
   int saved_ = FE_TONEAREST;
 };
 
-// ---- bind-time messages ----------------------------------------------------------------------
+// ---- bind-time checks and messages -----------------------------------------------------------
+
+// A value source the executors can read as a register: a Reg, or an Imm backed by its hidden
+// constant register. (Special registers and addresses are the engine's to resolve.)
+inline bool isRegLike(const ir::Operand& o) {
+  return (o.kind == ir::OperandKind::Reg || o.kind == ir::OperandKind::Imm) && o.reg != ir::kNoReg;
+}
+// Sources [first, last) are all register-like.
+inline bool sourcesRegLike(const ir::Instr& in, unsigned first, unsigned last) {
+  for (unsigned i = first; i < last; ++i) {
+    if (!isRegLike(in.src(i))) return false;
+  }
+  return true;
+}
 
 // "cvt.rn.f16.f32"-style spelling of an instruction, for bind errors.
 std::string describe(const ir::Instr& in);

@@ -227,7 +227,7 @@ bool isPredOrSink(const ir::Operand& o) {
 
 bool compareShapeOk(const ir::Instr& in) {
   const bool combined = in.boolOp != ir::BoolOp::None;
-  if (in.numSrc != (combined ? 3 : 2)) return false;
+  if (in.numSrc != (combined ? 3 : 2) || !sourcesRegLike(in, 0, 2)) return false;
   return !combined || in.src(2).kind == ir::OperandKind::Pred;
 }
 
@@ -236,7 +236,7 @@ bool compareShapeOk(const ir::Instr& in) {
 ExecFn bindCompare(const ir::Instr& in, std::string* error) {
   const bool ftz = in.has(ir::kFtz);
   if (in.op == ir::Op::Testp) {
-    if (in.numDst != 1 || in.numSrc != 1 || !isPredOrSink(in.dst(0))) {
+    if (in.numDst != 1 || in.numSrc != 1 || !isPredOrSink(in.dst(0)) || !isRegLike(in.src(0))) {
       return fail(in, error, "expected p, a with predicate p");
     }
     if (in.sub > static_cast<uint8_t>(ir::TestpClass::Subnormal))

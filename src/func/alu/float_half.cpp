@@ -17,7 +17,7 @@ namespace {
 // Arithmetic on the exact binary32 values of the operands, giving the value to round once more.
 // add/sub/mul round in binary32 first: with 24 >= 2p + 2 significand bits (p = 11 for f16, 8
 // for bf16) that second rounding is innocuous (Figueroa), and in the subnormal range the exact
-// results fit binary32. fma computes the exact product in binary64 and rounds the sum to odd.
+// results fit binary32. fma adds the exact binary64 product (see FmaOp).
 struct AddOp {
   static constexpr unsigned kSrcs = 2;
   static float apply(float a, float b, float) { return a + b; }

@@ -23,18 +23,18 @@ constexpr Rounding kRp = Rounding::Up;
 TEST(Half, F32ToF16Boundaries) {
   EXPECT_EQ(f32ToF16(f2b(1.0f), kRn), 0x3C00);
   EXPECT_EQ(f32ToF16(f2b(-2.0f), kRn), 0xC000);
-  EXPECT_EQ(f32ToF16(f2b(65504.0f), kRn), 0x7BFF);       // largest finite
-  EXPECT_EQ(f32ToF16(f2b(65519.0f), kRn), 0x7BFF);       // below the midpoint to 2^16
-  EXPECT_EQ(f32ToF16(f2b(65520.0f), kRn), 0x7C00);       // the midpoint rounds (to even) to inf
+  EXPECT_EQ(f32ToF16(f2b(65504.0f), kRn), 0x7BFF);  // largest finite
+  EXPECT_EQ(f32ToF16(f2b(65519.0f), kRn), 0x7BFF);  // below the midpoint to 2^16
+  EXPECT_EQ(f32ToF16(f2b(65520.0f), kRn), 0x7C00);  // the midpoint rounds (to even) to inf
   EXPECT_EQ(f32ToF16(f2b(65520.0f), kRz), 0x7BFF);
   EXPECT_EQ(f32ToF16(f2b(1e10f), kRz), 0x7BFF);
   EXPECT_EQ(f32ToF16(f2b(1e10f), kRm), 0x7BFF);
   EXPECT_EQ(f32ToF16(f2b(1e10f), kRp), 0x7C00);
   EXPECT_EQ(f32ToF16(f2b(-1e10f), kRm), 0xFC00);
   EXPECT_EQ(f32ToF16(f2b(-1e10f), kRp), 0xFBFF);
-  EXPECT_EQ(f32ToF16(f2b(INFINITY), kRz), 0x7C00);       // infinities stay infinite
+  EXPECT_EQ(f32ToF16(f2b(INFINITY), kRz), 0x7C00);  // infinities stay infinite
   EXPECT_EQ(f32ToF16(f2b(-0.0f), kRn), 0x8000);
-  EXPECT_EQ(f32ToF16(0x7FC00001u, kRn), 0x7FFF);         // NaN -> canonical
+  EXPECT_EQ(f32ToF16(0x7FC00001u, kRn), 0x7FFF);  // NaN -> canonical
   EXPECT_EQ(f32ToF16(0xFF800001u, kRn), 0x7FFF);
 }
 
@@ -150,7 +150,8 @@ TEST(Half, IntegersMatchHostInEveryMode) {
       volatile double hs = static_cast<double>(vs);
       std::fesetround(FE_TONEAREST);
       ASSERT_EQ(fromInteger<kF32>(false, u, modes[m]), f2b(hu)) << u;
-      const uint64_t mag = s < 0 ? uint64_t{0} - static_cast<uint64_t>(s) : static_cast<uint64_t>(s);
+      const uint64_t mag =
+          s < 0 ? uint64_t{0} - static_cast<uint64_t>(s) : static_cast<uint64_t>(s);
       ASSERT_EQ(fromInteger<kF64>(s < 0, mag, modes[m]), d2b(hs)) << s;
     }
   }

@@ -26,6 +26,11 @@ class KernelRunner {
       addrs[i] = memory.allocate(s.size, std::max<uint32_t>(s.align, 256));
       if (!s.init.empty()) memory.write(addrs[i], s.init.data(), s.init.size());
     }
+    for (size_t i = 0; i < module_.symbols.size(); ++i)
+      for (const ir::Symbol::AddrInit& a : module_.symbols[i].addrInits) {
+        const uint64_t v = addrs[a.target] + static_cast<uint64_t>(a.addend);
+        memory.write(addrs[i] + a.offset, &v, 8);
+      }
     symbolAddrs_ = addrs;
     program_ = std::make_unique<Program>(Program::link(module_, addrs));
   }

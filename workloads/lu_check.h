@@ -1,0 +1,55 @@
+// Verification of an in-place LU factorisation (lud, gaussian) by reconstruction.
+#pragma once
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "check.h"
+
+namespace warpsim::workloads {
+
+// `lu` holds, row-major with row length `stride`, the unit lower L (below the diagonal) and U
+// (on and above it) of the first n rows of `original`; columns n .. cols - 1, when present,
+// are extra right-hand sides transformed like U (c = L^-1 b). Checks L U = original column by
+// column. LU factorisation computes each entry as one inner product a_ij - sum l_im u_mj (and
+// one division), in whatever order, so the computed factors satisfy
+//   |L U - A| <= gamma_n |L| |U|,   gamma_n = n u / (1 - n u),  u = 2^-24
+// (backward error of Gaussian elimination, Higham, "Accuracy and Stability of Numerical
+// Algorithms", Theorem 9.3). The check uses 2 (n + 2) u |L| |U| per entry; since unit-lower
+// times upper factors are unique, it accepts exactly the factorisations a float computation
+// can produce. `worst` receives the largest error / bound.
+inline std::string luReconstructionMismatch(const std::vector<float>& original,
+                                            const std::vector<float>& lu, int n, int stride,
+                                            int cols, double* worst) {
+  std::vector<float> got;
+  std::vector<double> ref, bound;
+  got.reserve(static_cast<size_t>(n) * cols);
+  ref.reserve(got.capacity());
+  bound.reserve(got.capacity());
+  std::vector<double> sum(cols), mag(cols);
+  for (int i = 0; i < n; ++i) {
+    std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(mag.begin(), mag.end(), 0.0);
+    // Row i of L U = sum over m <= i of l_im * (row m of U), with l_ii = 1; row m of U starts
+    // at column m.
+    for (int m = 0; m <= i; ++m) {
+      double l = m == i ? 1.0 : lu[static_cast<size_t>(i) * stride + m];
+      for (int j = m; j < cols; ++j) {
+        double p = l * lu[static_cast<size_t>(m) * stride + j];
+        sum[j] += p;
+        mag[j] += std::fabs(p);
+      }
+    }
+    for (int j = 0; j < cols; ++j) {
+      got.push_back(original[static_cast<size_t>(i) * stride + j]);
+      ref.push_back(sum[j]);
+      bound.push_back(2.0 * (n + 2) * kFloatUnit * mag[j]);
+    }
+  }
+  // Compared the other way round (the original against the product) so that the message names
+  // the original entry.
+  std::string bad = boundedMismatch("A (reconstructed from L U)", got, ref, bound, worst);
+  return bad;
+}
+
+}  // namespace warpsim::workloads

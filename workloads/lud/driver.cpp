@@ -1,0 +1,58 @@
+// lud: blocked LU decomposition (diagonal, perimeter and internal kernels per block step).
+#include "check.h"
+#include "lu_check.h"
+#include "workload.h"
+
+namespace warpsim::workloads {
+
+namespace {
+
+constexpr int kBlock = 16;
+
+app::ExampleOutcome run(app::ExampleContext& ctx) {
+  const int n = static_cast<int>(ctx.size);
+  if (n % kBlock != 0) {
+    throw runtime::Error(fmt::format("lud: the matrix edge must be a multiple of {}, not {}", kBlock, n));
+  }
+  const size_t elems = static_cast<size_t>(n) * n;
+  app::InputGenerator gen(ctx.seed);
+  // Diagonally dominant, so that LU without pivoting is stable.
+  std::vector<float> a(elems);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      double v = uniformReal(gen, -1.0, 1.0);
+      a[static_cast<size_t>(i) * n + j] = static_cast<float>(i == j ? v + n : v);
+    }
+  }
+
+  runtime::Device& gpu = ctx.device;
+  runtime::Module mod = gpu.loadModule(workloadPtx("lud"), "lud.ptx");
+  runtime::Kernel diagonal = mod.kernel("lud_diagonal");
+  runtime::Kernel perimeter = mod.kernel("lud_perimeter");
+  runtime::Kernel internal = mod.kernel("lud_internal");
+  uint64_t dA = gpu.upload(a);
+  const int blocks = n / kBlock;
+  for (int k = 0; k < blocks; ++k) {
+    launch(ctx, diagonal, {1}, {kBlock, kBlock}, 0, dA, n, k);
+    uint32_t trailing = static_cast<uint32_t>(blocks - k - 1);
+    if (trailing == 0) break;
+    launch(ctx, perimeter, {2 * trailing}, {kBlock, kBlock}, 0, dA, n, k);
+    launch(ctx, internal, {trailing, trailing}, {kBlock, kBlock}, 0, dA, n, k);
+  }
+
+  double worst = 0;
+  std::string bad = luReconstructionMismatch(a, gpu.download<float>(dA, elems), n, n, n, &worst);
+  if (!bad.empty()) return fail(bad);
+  return {true, fmt::format("{0} x {0} matrix, L U = A within {1:.2g} of the backward-error bound",
+                            n, worst)};
+}
+
+}  // namespace
+
+Workload ludWorkload() {
+  return {"lud", "science",
+          "blocked LU decomposition: diagonal, perimeter and internal kernels per step",
+          "matrix edge (multiple of 16)", 64, 256, 512, 1u << 13, run};
+}
+
+}  // namespace warpsim::workloads
