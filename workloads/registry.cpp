@@ -26,6 +26,14 @@ Workload nbodyWorkload();
 Workload ludWorkload();
 Workload gaussianWorkload();
 Workload backpropWorkload();
+Workload bfsWorkload();
+Workload spmvWorkload();
+Workload kmeansWorkload();
+Workload nwWorkload();
+Workload pathfinderWorkload();
+Workload mandelbrotWorkload();
+Workload privateSortWorkload();
+Workload spillWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
@@ -37,9 +45,9 @@ std::vector<Workload> allWorkloads() {
       stencil2dWorkload(),  stencil3dWorkload(),   sradWorkload(),
       nbodyWorkload(),      ludWorkload(),         gaussianWorkload(),
       backpropWorkload(),
-                      
-               
-        
+      bfsWorkload(),        spmvWorkload(),        kmeansWorkload(),
+      nwWorkload(),         pathfinderWorkload(),
+      mandelbrotWorkload(), privateSortWorkload(), spillWorkload(),
   };
 }
 

@@ -6,7 +6,7 @@
 
 #include "runtime/device.h"
 #include "runtime/error.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 namespace warpsim::workloads {
 namespace {

@@ -1,29 +1,49 @@
 #include "func/cta.h"
 
+#include <algorithm>
 #include <bit>
 
 #include <fmt/format.h>
 
 namespace warpsim::func {
 
-Cta::Cta(GridContext& grid, uint32_t ctaLinear) : grid_(&grid), ctaLinear_(ctaLinear) {
-  const Dim3& g = grid.config->grid;
-  ctaId_.x = ctaLinear % g.x;
-  ctaId_.y = (ctaLinear / g.x) % g.y;
-  ctaId_.z = ctaLinear / (g.x * g.y);
-  smId_ = grid.options->numSms == 0 ? 0 : ctaLinear % grid.options->numSms;
-  shared_.assign(grid.sharedBytes, 0);
+namespace {
+// Lanes that exist in warp w of a CTA of `threads` threads.
+uint32_t warpLanes(uint32_t threads, uint32_t w) {
+  const uint32_t left = threads - w * kWarpSize;
+  return left >= kWarpSize ? kFullMask : (1u << left) - 1;
+}
+}  // namespace
+
+Cta::Cta(GridContext& grid, uint32_t ctaLinear) : grid_(&grid) {
   const uint32_t threads = grid.threadsPerCta;
   const uint32_t n = (threads + kWarpSize - 1) / kWarpSize;
   warps_.reserve(n);
-  for (uint32_t w = 0; w < n; ++w) {
-    const uint32_t left = threads - w * kWarpSize;
-    const uint32_t lanes = left >= kWarpSize ? kFullMask : (1u << left) - 1;
-    warps_.push_back(std::make_unique<Warp>(*this, grid, w, lanes));
-  }
+  setId(ctaLinear);
+  for (uint32_t w = 0; w < n; ++w) warps_.push_back(std::make_unique<Warp>(*this, grid, w, warpLanes(threads, w)));
+  shared_.assign(grid.sharedBytes, 0);
   liveWarps_ = n;
   pendingRed_.assign(n, nullptr);
   pendingRedMask_.assign(n, 0);
+}
+
+void Cta::setId(uint32_t ctaLinear) {
+  ctaLinear_ = ctaLinear;
+  const Dim3& g = grid_->config->grid;
+  ctaId_.x = ctaLinear % g.x;
+  ctaId_.y = (ctaLinear / g.x) % g.y;
+  ctaId_.z = ctaLinear / (g.x * g.y);
+  smId_ = grid_->options->numSms == 0 ? 0 : ctaLinear % grid_->options->numSms;
+}
+
+void Cta::reset(uint32_t ctaLinear) {
+  setId(ctaLinear);
+  std::fill(shared_.begin(), shared_.end(), uint8_t{0});
+  for (uint32_t w = 0; w < warps_.size(); ++w) warps_[w]->reset(warpLanes(grid_->threadsPerCta, w));
+  liveWarps_ = static_cast<uint32_t>(warps_.size());
+  for (Barrier& b : barriers_) b = Barrier{};
+  std::fill(pendingRed_.begin(), pendingRed_.end(), nullptr);
+  std::fill(pendingRedMask_.begin(), pendingRedMask_.end(), 0u);
 }
 
 void Cta::barrierArrive(Warp& w, unsigned id, uint32_t countWarps, ir::BarOp op, uint32_t mask,

@@ -26,6 +26,8 @@ class Cta {
   static constexpr unsigned kNumBarriers = 16;
 
   Cta(GridContext& grid, uint32_t ctaLinear);
+  // Becomes CTA `ctaLinear` of the same launch, from its start, reusing this CTA's storage.
+  void reset(uint32_t ctaLinear);
 
   uint32_t numWarps() const { return static_cast<uint32_t>(warps_.size()); }
   Warp& warp(uint32_t i) { return *warps_[i]; }
@@ -62,6 +64,7 @@ class Cta {
     ir::BarOp redOp = ir::BarOp::Sync;
   };
   void tryComplete(unsigned id);
+  void setId(uint32_t ctaLinear);
 
   GridContext* grid_;
   uint32_t ctaLinear_;

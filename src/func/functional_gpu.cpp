@@ -83,8 +83,9 @@ LaunchResult runKernel(const Program& program, uint32_t function, const LaunchCo
   }
   GridContext grid = prepareGrid(program, function, config, memory, options);
   const uint64_t ctas = config.grid.count();
+  Cta cta(grid, 0);  // one CTA's storage serves every CTA in turn
   for (uint64_t c = 0; c < ctas; ++c) {
-    Cta cta(grid, static_cast<uint32_t>(c));
+    if (c != 0) cta.reset(static_cast<uint32_t>(c));
     std::string error;
     const bool ok = cta.runToCompletion(&error);
     ++result.ctasExecuted;

@@ -284,5 +284,41 @@ TEST(Memory, GenericNullPointerIsAGlobalFault) {
             "kernel 'f' CTA (0,0,0) thread (0,0,0) at test.ptx:11: illegal global store of 4 bytes at 0x0 (unmapped)");
 }
 
+// Every CTA starts with zeroed shared and local memory, whatever earlier CTAs left there.
+TEST(Memory, SharedAndLocalStartZeroedInEveryCta) {
+  KernelRunner r(ptxModule(R"(
+.visible .entry z(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 s[128];
+  .local .align 4 .b8 __local_depot0[4];
+  ld.param.u64 %rd1, [out];
+  mov.u64 %rd2, __local_depot0;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, s;
+  shl.b32 %r4, %r1, 2;
+  add.u32 %r3, %r3, %r4;
+  ld.shared.u32 %r5, [%r3];
+  ld.local.u32 %r6, [%rd2];
+  add.u32 %r5, %r5, %r6;
+  mad.lo.u32 %r7, %r2, 32, %r1;
+  mul.wide.u32 %rd3, %r7, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  st.global.u32 [%rd4], %r5;
+  st.shared.u32 [%r3], 99;
+  st.local.u32 [%rd2], 7;
+  ret;
+}
+)"));
+  uint64_t out = r.upload(std::vector<uint32_t>(96, 1));
+  LaunchResult res = r.launch("z", {3, 1, 1}, {32, 1, 1}, {out});
+  ASSERT_TRUE(res.ok) << res.error;
+  EXPECT_EQ(res.ctasExecuted, 3u);
+  auto v = r.download<uint32_t>(out, 96);
+  for (uint32_t i = 0; i < 96; ++i) EXPECT_EQ(v[i], 0u) << i;
+}
+
 }  // namespace
 }  // namespace warpsim::func

@@ -58,9 +58,21 @@ Warp::Warp(Cta& cta, GridContext& grid, uint32_t warpInCta, uint32_t lanes)
       }
     }
   }
+  reset(lanes);
+}
+
+void Warp::reset(uint32_t lanes) {
   exited_ = ~lanes;  // lanes past the end of the CTA never run
-  pushFrame(grid.kernel, lanes, 0, 0);
-  if (lanes == 0) done_ = true;
+  events_ = 0;
+  barrierWait_ = -1;
+  done_ = lanes == 0;
+  executingPc_ = 0;
+  instructions_ = 0;
+  error_.clear();
+  simt_.clear();
+  frames_.clear();
+  if (!local_.empty()) std::fill(local_.begin(), local_.end(), uint8_t{0});
+  pushFrame(grid_->kernel, lanes, 0, 0);
 }
 
 uint32_t Warp::currentLine() const {

@@ -56,6 +56,9 @@ class Warp {
   Warp(Cta& cta, GridContext& grid, uint32_t warpInCta, uint32_t lanes);
   Warp(const Warp&) = delete;
   Warp& operator=(const Warp&) = delete;
+  // Starts the warp over at the kernel's first instruction (its CTA is being reused for another
+  // CTA id), keeping allocated storage.
+  void reset(uint32_t lanes);
 
   // Executes one warp-instruction. With a record, fills it (see exec_record.h).
   StepStatus step(ExecRecord* record);

@@ -47,7 +47,7 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 Workload histogramWorkload() {
   return {"histogram", "reduction",
           "256-bin byte histogram: shared-memory atomics per block, then a merge kernel",
-          "4-byte words", 1u << 16, 1u << 20, 1u << 22, 1u << 28, run};
+          "4-byte words", 1u << 18, 1u << 21, 1u << 23, 1u << 28, run};
 }
 
 }  // namespace warpsim::workloads

@@ -52,7 +52,7 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 Workload ludWorkload() {
   return {"lud", "science",
           "blocked LU decomposition: diagonal, perimeter and internal kernels per step",
-          "matrix edge (multiple of 16)", 64, 256, 512, 1u << 13, run};
+          "matrix edge (multiple of 16)", 128, 256, 512, 1u << 13, run};
 }
 
 }  // namespace warpsim::workloads

@@ -41,7 +41,7 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 Workload transposeWorkload() {
   return {"transpose", "streaming",
           "matrix transpose through padded shared-memory tiles, then back naively", "rows",
-          512, 2048, 4096, 1u << 14, run};
+          384, 2048, 4096, 1u << 14, run};
 }
 
 }  // namespace warpsim::workloads

@@ -82,9 +82,9 @@ template <Format D, Rounding R>
   using I = FormatInfo<D>;
   if (post.sat) v = saturate(v);
   uint64_t bits;
-  if constexpr (D.fracBits == kF64.fracBits) {
+  if constexpr (D == kF64) {
     bits = slotOf(v);
-  } else if constexpr (D.fracBits == kF32.fracBits && R == Rounding::NearestEven) {
+  } else if constexpr (D == kF32 && R == Rounding::NearestEven) {
     const float f = static_cast<float>(v);
     bits = f != f ? uint64_t{kF32NaN} : slotOf(f);
   } else {
@@ -114,10 +114,10 @@ struct IntToFloat {
   [[gnu::always_inline]] static uint64_t apply(uint64_t s, const CvtPost& post) {
     const T v = IntSrc<T>::read(s);
     constexpr bool hostRounds =
-        R == Rounding::NearestEven && (D.fracBits == kF32.fracBits || D.fracBits == kF64.fracBits);
+        R == Rounding::NearestEven && (D == kF32 || D == kF64);
     if constexpr (hostRounds) {
       // The host's int -> float conversions round to nearest even (exact for f64 up to 53 bits).
-      if constexpr (D.fracBits == kF64.fracBits)
+      if constexpr (D == kF64)
         return encodeFloat<D, R>(static_cast<double>(v), post);
       if (!post.sat) {
         const uint64_t b = slotOf(static_cast<float>(v));
@@ -170,7 +170,7 @@ struct IntToInt {
 // 64-bit destination gives 1 << (width - 1) (MININT for signed types).
 template <class Src, class D, IntRound IR>
 struct FloatToInt {
-  static constexpr bool kNaNHighBit = Src::kFormat.fracBits == kF64.fracBits || sizeof(D) == 8;
+  static constexpr bool kNaNHighBit = Src::kFormat == kF64 || sizeof(D) == 8;
   [[gnu::always_inline]] static uint64_t apply(uint64_t s, const CvtPost&) {
     const double x = Src::read(s);
     if (x != x) {

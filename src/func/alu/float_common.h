@@ -80,9 +80,9 @@ inline bool floatRounding(ir::Round r, Rounding* out) {
 // Runs host floating-point arithmetic in a directed rounding mode for the lifetime of the scope
 // (one scope per executor call, around the whole lane loop). The host's SSE arithmetic, sqrt and
 // fma honour the mode, so results are correctly rounded in it. Ordering is safe without
-// -frounding-math: every operand is loaded from the register file after fesetround (an opaque
-// call) and every result is stored before the restoring call, so the compiler cannot move the
-// arithmetic across either call, and nothing it could constant-fold depends on the mode.
+// -frounding-math: a compiler barrier follows each mode change, so every operand is loaded from
+// the register file after the mode is set and every result is stored before it is restored; the
+// arithmetic depends on those loads, and nothing the compiler could fold depends on the mode.
 template <Rounding R>
 class RoundingScope {
  public:
@@ -90,15 +90,20 @@ class RoundingScope {
     if constexpr (R != Rounding::NearestEven) {
       saved_ = std::fegetround();
       std::fesetround(hostMode());
+      compilerBarrier();
     }
   }
   ~RoundingScope() {
-    if constexpr (R != Rounding::NearestEven) std::fesetround(saved_);
+    if constexpr (R != Rounding::NearestEven) {
+      compilerBarrier();
+      std::fesetround(saved_);
+    }
   }
   RoundingScope(const RoundingScope&) = delete;
   RoundingScope& operator=(const RoundingScope&) = delete;
 
  private:
+  static void compilerBarrier() { asm volatile("" ::: "memory"); }
   static constexpr int hostMode() {
     switch (R) {
       case Rounding::TowardZero: return FE_TOWARDZERO;

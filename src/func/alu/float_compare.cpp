@@ -87,9 +87,11 @@ uint64_t setTrueValue(ir::Type t) {
     case ir::Type::F16x2: return 0x3C00u;
     case ir::Type::BF16x2: return 0x3F80u;
     case ir::Type::U16:
-    case ir::Type::S16: return 0xFFFFu;
+    case ir::Type::S16:
+    case ir::Type::B16: return 0xFFFFu;
     case ir::Type::U32:
-    case ir::Type::S32: return 0xFFFFFFFFu;
+    case ir::Type::S32:
+    case ir::Type::B32: return 0xFFFFFFFFu;
     default: return 0;
   }
 }

@@ -123,6 +123,7 @@ TEST(FloatCompare, SetWritesAllOnesOrOne) {
   };
   EXPECT_EQ(setLt(Type::U32, Type::F32, f2b(1.0f), f2b(2.0f)), 0xFFFFFFFFu);
   EXPECT_EQ(setLt(Type::S32, Type::F32, f2b(3.0f), f2b(2.0f)), 0u);
+  EXPECT_EQ(setLt(Type::B32, Type::F32, f2b(1.0f), f2b(2.0f)), 0xFFFFFFFFu);
   EXPECT_EQ(setLt(Type::F32, Type::F64, d2b(1.0), d2b(2.0)), f2b(1.0f));
   EXPECT_EQ(setLt(Type::F32, Type::F32, kNaN32, f2b(2.0f)), 0u);
   EXPECT_EQ(setLt(Type::F16, Type::F32, f2b(1.0f), f2b(2.0f)), 0x3C00u);

@@ -132,8 +132,9 @@ uint16_t bitsHalf(uint16_t a, uint16_t b) {
   return isNaN<F>(r) ? static_cast<uint16_t>(FormatInfo<F>::kCanonicalNaN) : r;
 }
 
+// Arithmetic operations have apply(); sign and selection operations have bits<F>().
 template <class Op>
-concept ArithmeticOp = requires(double x) {
+concept ArithmeticOp = requires(float x) {
   Op::apply(x, x, x);
 };
 

@@ -1,0 +1,78 @@
+// spmv: sparse matrix-vector product in CSR form with the scalar (thread per row) and vector
+// (warp per row) kernels.
+#include <cmath>
+
+#include "check.h"
+#include "workload.h"
+
+namespace warpsim::workloads {
+
+namespace {
+
+app::ExampleOutcome run(app::ExampleContext& ctx) {
+  const int rows = static_cast<int>(ctx.size);
+  app::InputGenerator gen(ctx.seed);
+  // Row lengths: mostly 4..20, one row in 16 long (64..160), columns clustered near the
+  // diagonal with some far away.
+  std::vector<int> rowStart(rows + 1, 0), columns;
+  std::vector<float> values;
+  for (int r = 0; r < rows; ++r) {
+    int length = gen.next() % 16 == 0 ? static_cast<int>(gen.uniform(64, 160))
+                                      : static_cast<int>(gen.uniform(4, 20));
+    for (int e = 0; e < length; ++e) {
+      int col = gen.next() % 2 == 0 ? static_cast<int>(gen.uniform(0, rows - 1))
+                                    : std::clamp(r + static_cast<int>(gen.uniform(-64, 64)), 0, rows - 1);
+      columns.push_back(col);
+      values.push_back(static_cast<float>(uniformReal(gen, -1.0, 1.0)));
+    }
+    rowStart[r + 1] = static_cast<int>(columns.size());
+  }
+  std::vector<float> x(rows);
+  for (float& v : x) v = static_cast<float>(uniformReal(gen, -1.0, 1.0));
+
+  // Tolerance: row r is a float sum of len_r products; the scalar kernel adds them in order
+  // and the vector kernel in 32 strided sums then 5 shuffle levels. Either way the deepest path
+  // has at most len_r + 6 roundings, so |y - exact| <= 2 (len_r + 6) u sum|a x| (u = 2^-24,
+  // 2 for slack).
+  std::vector<double> expect(rows), bound(rows);
+  for (int r = 0; r < rows; ++r) {
+    double s = 0, mag = 0;
+    for (int e = rowStart[r]; e < rowStart[r + 1]; ++e) {
+      double p = static_cast<double>(values[e]) * x[columns[e]];
+      s += p;
+      mag += std::fabs(p);
+    }
+    expect[r] = s;
+    bound[r] = 2.0 * (rowStart[r + 1] - rowStart[r] + 6) * kFloatUnit * mag;
+  }
+
+  runtime::Device& gpu = ctx.device;
+  runtime::Module mod = gpu.loadModule(workloadPtx("spmv"), "spmv.ptx");
+  uint64_t dRowStart = gpu.upload(rowStart), dColumns = gpu.upload(columns);
+  uint64_t dValues = gpu.upload(values), dX = gpu.upload(x);
+  uint64_t dScalar = gpu.malloc(rows * sizeof(float)), dVector = gpu.malloc(rows * sizeof(float));
+  launch(ctx, mod.kernel("spmv_csr_scalar"), {ceilDiv(rows, 256)}, {256}, 0, rows, dRowStart,
+         dColumns, dValues, dX, dScalar);
+  launch(ctx, mod.kernel("spmv_csr_vector"), {ceilDiv(rows, 8)}, {256}, 0, rows, dRowStart,
+         dColumns, dValues, dX, dVector);
+
+  double worstScalar = 0, worstVector = 0;
+  std::string bad = boundedMismatch("scalar y", gpu.download<float>(dScalar, rows), expect, bound,
+                                    &worstScalar);
+  if (bad.empty()) {
+    bad = boundedMismatch("vector y", gpu.download<float>(dVector, rows), expect, bound,
+                          &worstVector);
+  }
+  if (!bad.empty()) return fail(bad);
+  return {true, fmt::format("{} rows, {} non-zeros, worst error {:.2g} (scalar) and {:.2g} "
+                            "(vector) of the bound", rows, columns.size(), worstScalar, worstVector)};
+}
+
+}  // namespace
+
+Workload spmvWorkload() {
+  return {"spmv", "irregular", "CSR sparse matrix-vector product, scalar and warp-per-row kernels",
+          "rows", 1u << 12, 1u << 15, 1u << 17, 1u << 24, run};
+}
+
+}  // namespace warpsim::workloads
