@@ -1,53 +1,82 @@
-// warpsim: run bundled example programs on the simulator and inspect PTX files.
+// warpsim: run bundled example programs on the simulator and inspect PTX files. This file wires
+// the command-line options (CLI11) to the subcommands in commands/.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <string>
-#include <vector>
 
 #include "commands/commands.h"
-#include "runtime/error.h"
 
 namespace {
 
 // One line on stderr: messages that already name their location ("file:line: error: ...")
 // are printed as they are.
-int fail(const std::string& message) {
+int fail(const std::string& message, int status) {
   std::string line = message.substr(0, message.find('\n'));
   if (line.find("error:") != std::string::npos) {
     std::fprintf(stderr, "%s\n", line.c_str());
   } else {
     std::fprintf(stderr, "warpsim: error: %s\n", line.c_str());
   }
-  return 1;
+  return status;
 }
+
+// Accepts whole numbers of at least 1 (CLI::PositiveNumber prints an unreadable range).
+const CLI::Validator kAtLeastOne(
+    [](std::string& value) -> std::string {
+      try {
+        size_t used = 0;
+        long long v = std::stoll(value, &used);
+        if (used == value.size() && v >= 1) return "";
+      } catch (const std::exception&) {
+      }
+      return "must be a whole number of at least 1, not '" + value + "'";
+    },
+    "N>=1");
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  using namespace warpsim::app;
   CLI::App app{"warpsim: an execution-driven GPU simulator for nvcc-generated PTX"};
   app.set_version_flag("--version", std::string("warpsim ") + WARPSIM_VERSION);
   app.require_subcommand(1);
-  std::vector<warpsim::app::Subcommand> commands = {
-      warpsim::app::addRunCommand(app),
-      warpsim::app::addListCommand(app),
-      warpsim::app::addPtxCheckCommand(app),
-  };
+
+  RunArgs run;
+  CLI::App* runCmd = app.add_subcommand(
+      "run", "Run a bundled example program, verify it against a CPU reference and print a "
+             "summary (exit status 3 when verification fails)");
+  runCmd->add_option("example", run.example,
+                     "Example to run (see `warpsim list`); default: the first listed");
+  runCmd->add_option("--size", run.size, "Problem size (meaning depends on the example)")
+      ->check(kAtLeastOne);
+  runCmd->add_option("--seed", run.seed, "Seed of the input generator")->capture_default_str();
+  runCmd->add_option("--stats", run.statsFile, "Write the statistics as JSON to this file");
+  runCmd->add_option("--sms", run.sms, "Number of SMs the CTAs are spread over (%nsmid)")
+      ->check(kAtLeastOne);
+  runCmd->add_flag("--estimate-resources", run.estimate,
+                   "Estimate registers/shared/local instead of running ptxas");
+  runCmd->add_flag("--detail", run.detail,
+                   "Also print instruction mix, memory traffic and branches per kernel");
+  runCmd->add_flag("-q,--quiet", run.quiet, "Print nothing (use with --stats)");
+
+  CLI::App* listCmd = app.add_subcommand("list", "List the bundled example programs");
+
+  CheckArgs check;
+  CLI::App* checkCmd = app.add_subcommand(
+      "ptx-check", "Parse and link a PTX file; list its kernels (parameters, resource usage), "
+                   "functions and module variables");
+  checkCmd->add_option("file", check.file, "PTX file")->required();
+  checkCmd->add_flag("--estimate-resources", check.estimate,
+                     "Estimate registers/shared/local instead of running ptxas");
 
   // CLI11 reports an unknown command only as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
-    bool known = false;
-    std::string names;
-    for (const warpsim::app::Subcommand& c : commands) {
-      known = known || c.command->get_name() == argv[1];
-      names += (names.empty() ? "" : ", ") + c.command->get_name();
-    }
-    if (!known) {
-      fail(std::string("unknown command '") + argv[1] + "' (commands: " + names + ")");
-      return 2;
+    std::string given = argv[1];
+    if (given != "run" && given != "list" && given != "ptx-check") {
+      return fail("unknown command '" + given + "' (commands: run, list, ptx-check)", 2);
     }
   }
-
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -57,16 +86,16 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fail(std::string(e.what()) + " (see warpsim --help)");
-    return e.get_exit_code() != 0 ? e.get_exit_code() : 2;
+    return fail(std::string(e.what()) + " (see warpsim --help)",
+                e.get_exit_code() != 0 ? e.get_exit_code() : 2);
   }
 
   try {
-    for (const warpsim::app::Subcommand& c : commands) {
-      if (c.command->parsed()) return c.run();
-    }
+    if (runCmd->parsed()) return runExample(run);
+    if (listCmd->parsed()) return listExamples();
+    if (checkCmd->parsed()) return checkPtx(check);
   } catch (const std::exception& e) {
-    return fail(e.what());
+    return fail(e.what(), 1);
   }
   return 0;
 }

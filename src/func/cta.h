@@ -26,6 +26,8 @@ class Cta {
   static constexpr unsigned kNumBarriers = 16;
 
   Cta(GridContext& grid, uint32_t ctaLinear);
+  Cta(const Cta&) = delete;             // warps point back at their CTA
+  Cta& operator=(const Cta&) = delete;
   // Becomes CTA `ctaLinear` of the same launch, from its start, reusing this CTA's storage.
   void reset(uint32_t ctaLinear);
 

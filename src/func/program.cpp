@@ -88,7 +88,7 @@ class Linker {
     lf.frameParamBytes = f.frameParamBytes;
     lf.localBytes = f.localBytes;
     lf.localAlign = std::max<uint32_t>(f.localAlign, 1);
-    if (f.isExtern || f.code.empty()) return lf;
+    if (f.isExtern) return lf;
 
     isConst_.assign(f.regs.size(), false);
     lf.regTemplate.assign(size_t{lf.numRegs} * kWarpSize, 0);
@@ -114,7 +114,7 @@ class Linker {
     // bounds checks.
     LinkedInstr sentinel;
     sentinel.in.op = ir::Op::Ret;
-    sentinel.in.line = f.code.back().line;
+    sentinel.in.line = f.code.empty() ? f.line : f.code.back().line;
     sentinel.fn = execRet;
     lf.code.push_back(sentinel);
     return lf;
@@ -174,7 +174,7 @@ class Linker {
     }
     if (site.callee >= m_.functions.size()) fail(in.line, "call to an unknown function");
     const ir::Function& g = m_.functions[site.callee];
-    if (g.isExtern || g.code.empty())
+    if (g.isExtern)
       fail(in.line, fmt::format("call to '{}', which has no body (only vprintf is provided)", g.name));
     if (site.argOffsets.size() != g.params.size() || site.retOffsets.size() > g.rets.size())
       fail(in.line, fmt::format("call to '{}' passes {} arguments and {} results; it takes {} and {}", g.name,

@@ -346,5 +346,27 @@ TEST(Simt, UnboundedRecursionOverflowsTheStack) {
             "depth 13 (per-thread local memory is 1024 bytes; raise the stack size)");
 }
 
+TEST(Simt, EmptyKernelAndEmptyFunctionReturn) {
+  KernelRunner r(ptxModule(R"(
+.func nothing()
+{
+}
+.visible .entry empty()
+{
+}
+.visible .entry callsempty()
+{
+  call.uni nothing;
+  ret;
+}
+)"));
+  LaunchResult res = r.launch("empty", {2, 1, 1}, {33, 1, 1});
+  ASSERT_TRUE(res.ok) << res.error;
+  EXPECT_EQ(res.warpInstructions, 4u);  // the implicit ret of each warp
+  res = r.launch("callsempty", {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(res.ok) << res.error;
+  EXPECT_EQ(res.warpInstructions, 3u);
+}
+
 }  // namespace
 }  // namespace warpsim::func

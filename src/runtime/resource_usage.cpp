@@ -3,11 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <regex>
+#include <cctype>
 
 #include "runtime/process.h"
 
@@ -41,7 +39,37 @@ std::optional<std::string> searchPath(const std::string& name) {
   return std::nullopt;
 }
 
-uint32_t toU32(const std::string& s) { return static_cast<uint32_t>(std::stoul(s)); }
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The decimal number written just before the first occurrence of `suffix` ("392" in
+// "392 bytes stack frame"), or nullopt.
+std::optional<uint32_t> numberBefore(std::string_view line, std::string_view suffix) {
+  size_t at = line.find(suffix);
+  if (at == std::string_view::npos) return std::nullopt;
+  size_t begin = at;
+  while (begin > 0 && std::isdigit(static_cast<unsigned char>(line[begin - 1]))) --begin;
+  if (begin == at || at - begin > 9) return std::nullopt;
+  uint32_t value = 0;
+  for (size_t i = begin; i < at; ++i) value = value * 10 + static_cast<uint32_t>(line[i] - '0');
+  return value;
+}
+
+// The 'single-quoted' words of `line`, in order.
+std::vector<std::string_view> quotedWords(std::string_view line) {
+  std::vector<std::string_view> words;
+  size_t open = line.find('\'');
+  while (open != std::string_view::npos) {
+    size_t close = line.find('\'', open + 1);
+    if (close == std::string_view::npos) break;
+    words.push_back(line.substr(open + 1, close - open - 1));
+    open = line.find('\'', close + 1);
+  }
+  return words;
+}
 
 // First line of `text` that looks like an error, for one-line messages.
 std::string firstErrorLine(const std::string& text) {
@@ -80,45 +108,40 @@ std::vector<std::pair<std::string, ResourceUsage>> parsePtxasReport(std::string_
   //       392 bytes stack frame, 668 bytes spill stores, 812 bytes spill loads
   //   ptxas info    : Used 24 registers, used 0 barriers, 2048 bytes smem, 372 bytes cmem[0]
   // Non-entry functions get only the "Function properties" block.
-  static const std::regex compiling(R"(Compiling entry function '([^']+)' for '([^']+)')");
-  static const std::regex properties(R"(Function properties for (\S+))");
-  static const std::regex frame(
-      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
-  static const std::regex used(R"(Used (\d+) registers)");
-  static const std::regex barriers(R"(used (\d+) barriers)");
-  static const std::regex smem(R"((\d+) bytes smem)");
-
   std::vector<std::pair<std::string, ResourceUsage>> result;
-  int current = -1;             // index into result of the entry being reported
-  bool framesForCurrent = false;// the last "Function properties" block was the current entry's
+  int current = -1;              // index into result of the entry being reported
+  bool framesForCurrent = false; // the last "Function properties" block was the current entry's
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string line(text.substr(start, end - start));
+    std::string_view line = text.substr(start, end - start);
     start = end + 1;
-    std::smatch m;
-    if (std::regex_search(line, m, compiling)) {
+    if (size_t at = line.find("Compiling entry function '"); at != std::string_view::npos) {
+      std::vector<std::string_view> quoted = quotedWords(line.substr(at));
+      if (quoted.empty()) continue;
       ResourceUsage u;
       u.source = ResourceUsage::Source::Ptxas;
-      u.note = m[2].str();
-      result.emplace_back(m[1].str(), u);
+      if (quoted.size() > 1) u.note = std::string(quoted[1]);
+      result.emplace_back(std::string(quoted[0]), u);
       current = static_cast<int>(result.size()) - 1;
       framesForCurrent = false;
-    } else if (std::regex_search(line, m, properties)) {
-      framesForCurrent = current >= 0 && m[1].str() == result[current].first;
-    } else if (std::regex_search(line, m, frame)) {
+    } else if (size_t at = line.find("Function properties for "); at != std::string_view::npos) {
+      std::string_view name = trim(line.substr(at + 24));
+      framesForCurrent = current >= 0 && name == result[static_cast<size_t>(current)].first;
+    } else if (auto frame = numberBefore(line, " bytes stack frame")) {
       if (framesForCurrent) {
-        ResourceUsage& u = result[current].second;
-        u.localBytes = toU32(m[1].str());
-        u.spillStoreBytes = toU32(m[2].str());
-        u.spillLoadBytes = toU32(m[3].str());
+        ResourceUsage& u = result[static_cast<size_t>(current)].second;
+        u.localBytes = *frame;
+        u.spillStoreBytes = numberBefore(line, " bytes spill stores").value_or(0);
+        u.spillLoadBytes = numberBefore(line, " bytes spill loads").value_or(0);
       }
-    } else if (std::regex_search(line, m, used) && current >= 0) {
-      ResourceUsage& u = result[current].second;
-      u.registers = toU32(m[1].str());
-      if (std::regex_search(line, m, barriers)) u.barriers = toU32(m[1].str());
-      if (std::regex_search(line, m, smem)) u.sharedBytes = toU32(m[1].str());
+    } else if (auto regs = numberBefore(line, " registers"); regs && current >= 0 &&
+                                                               line.find("Used ") != std::string_view::npos) {
+      ResourceUsage& u = result[static_cast<size_t>(current)].second;
+      u.registers = *regs;
+      u.barriers = numberBefore(line, " barriers").value_or(0);
+      u.sharedBytes = numberBefore(line, " bytes smem").value_or(0);
     }
   }
   return result;

@@ -5,18 +5,15 @@
 
 namespace warpsim::app {
 
-Subcommand addListCommand(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("list", "List the bundled example programs");
-  return {cmd, [] {
-            ExampleRegistry examples = bundledExamples();
-            fmt::print("bundled examples (warpsim run <name>; the first is the default):\n");
-            for (const Example& e : examples.all()) {
-              fmt::print("  {:<16} {}\n", e.name, e.description);
-              fmt::print("  {:<16} --size: {} (default {}, at most {})\n", "", e.sizeMeaning,
-                         e.defaultSize, e.maxSize);
-            }
-            return 0;
-          }};
+int listExamples() {
+  ExampleRegistry examples = bundledExamples();
+  fmt::print("bundled examples (warpsim run <name>; the first is the default):\n");
+  for (const Example& e : examples.all()) {
+    fmt::print("  {:<16} {}\n", e.name, e.description);
+    fmt::print("  {:<16} --size: {} (default {}, at most {})\n", "", e.sizeMeaning,
+               e.defaultSize, e.maxSize);
+  }
+  return 0;
 }
 
 }  // namespace warpsim::app

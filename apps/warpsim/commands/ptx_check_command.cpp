@@ -2,8 +2,6 @@
 // module variables with the kernels' resource usage.
 #include <fmt/format.h>
 
-#include <memory>
-
 #include "commands/commands.h"
 #include "func/program.h"
 #include "runtime/device.h"
@@ -63,12 +61,9 @@ std::string paramList(const std::vector<ir::Param>& params) {
   return out;
 }
 
-struct CheckArgs {
-  std::string file;
-  bool estimate = false;
-};
+}  // namespace
 
-int check(const CheckArgs& args) {
+int checkPtx(const CheckArgs& args) {
   runtime::DeviceOptions options;
   if (args.estimate) options.resources = runtime::DeviceOptions::Resources::Estimate;
   runtime::Device device(options);
@@ -120,19 +115,6 @@ int check(const CheckArgs& args) {
                s.name, s.size, s.isDynamicShared ? " (dynamic)" : "", where);
   }
   return 0;
-}
-
-}  // namespace
-
-Subcommand addPtxCheckCommand(CLI::App& app) {
-  auto args = std::make_shared<CheckArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "ptx-check", "Parse and link a PTX file; list its kernels (parameters, resource usage), "
-                   "functions and module variables");
-  cmd->add_option("file", args->file, "PTX file")->required();
-  cmd->add_flag("--estimate-resources", args->estimate,
-                "Estimate registers/shared/local instead of running ptxas");
-  return {cmd, [args] { return check(*args); }};
 }
 
 }  // namespace warpsim::app

@@ -113,12 +113,10 @@ template <class T, Format D, Rounding R>
 struct IntToFloat {
   [[gnu::always_inline]] static uint64_t apply(uint64_t s, const CvtPost& post) {
     const T v = IntSrc<T>::read(s);
-    constexpr bool hostRounds =
-        R == Rounding::NearestEven && (D == kF32 || D == kF64);
+    constexpr bool hostRounds = R == Rounding::NearestEven && (D == kF32 || D == kF64);
     if constexpr (hostRounds) {
       // The host's int -> float conversions round to nearest even (exact for f64 up to 53 bits).
-      if constexpr (D == kF64)
-        return encodeFloat<D, R>(static_cast<double>(v), post);
+      if constexpr (D == kF64) return encodeFloat<D, R>(static_cast<double>(v), post);
       if (!post.sat) {
         const uint64_t b = slotOf(static_cast<float>(v));
         return post.ftzOut ? flushSubnormal<kF32>(b) : b;
