@@ -21,11 +21,10 @@ namespace warpsim::workloads {
 inline std::string luReconstructionMismatch(const std::vector<float>& original,
                                             const std::vector<float>& lu, int n, int stride,
                                             int cols, double* worst) {
-  std::vector<float> got;
-  std::vector<double> ref, bound;
-  got.reserve(static_cast<size_t>(n) * cols);
-  ref.reserve(got.capacity());
-  bound.reserve(got.capacity());
+  std::vector<double> product, expect, bound;
+  product.reserve(static_cast<size_t>(n) * cols);
+  expect.reserve(product.capacity());
+  bound.reserve(product.capacity());
   std::vector<double> sum(cols), mag(cols);
   for (int i = 0; i < n; ++i) {
     std::fill(sum.begin(), sum.end(), 0.0);
@@ -41,15 +40,13 @@ inline std::string luReconstructionMismatch(const std::vector<float>& original,
       }
     }
     for (int j = 0; j < cols; ++j) {
-      got.push_back(original[static_cast<size_t>(i) * stride + j]);
-      ref.push_back(sum[j]);
+      product.push_back(sum[j]);
+      expect.push_back(original[static_cast<size_t>(i) * stride + j]);
       bound.push_back(2.0 * (n + 2) * kFloatUnit * mag[j]);
     }
   }
-  // Compared the other way round (the original against the product) so that the message names
-  // the original entry.
-  std::string bad = boundedMismatch("A (reconstructed from L U)", got, ref, bound, worst);
-  return bad;
+  // Indices are row * cols + column.
+  return boundedMismatch("L U", product, expect, bound, worst);
 }
 
 }  // namespace warpsim::workloads

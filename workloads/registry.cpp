@@ -37,25 +37,49 @@ Workload spillWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
-      vecaddWorkload(),     saxpyWorkload(),       sgemmNaiveWorkload(),
-      sgemmTiledWorkload(), dgemmTiledWorkload(),  transposeWorkload(),
-      convSeparableWorkload(), blackscholesWorkload(),
-      reduceTreeWorkload(), reduceShflWorkload(),  scanWorkload(),
+      // streaming and dense
+      vecaddWorkload(),
+      saxpyWorkload(),
+      sgemmNaiveWorkload(),
+      sgemmTiledWorkload(),
+      dgemmTiledWorkload(),
+      transposeWorkload(),
+      convSeparableWorkload(),
+      blackscholesWorkload(),
+      // reductions and scans
+      reduceTreeWorkload(),
+      reduceShflWorkload(),
+      scanWorkload(),
       histogramWorkload(),
-      stencil2dWorkload(),  stencil3dWorkload(),   sradWorkload(),
-      nbodyWorkload(),      ludWorkload(),         gaussianWorkload(),
+      // stencils and science
+      stencil2dWorkload(),
+      stencil3dWorkload(),
+      sradWorkload(),
+      nbodyWorkload(),
+      ludWorkload(),
+      gaussianWorkload(),
       backpropWorkload(),
-      bfsWorkload(),        spmvWorkload(),        kmeansWorkload(),
-      nwWorkload(),         pathfinderWorkload(),
-      mandelbrotWorkload(), privateSortWorkload(), spillWorkload(),
+      // irregular and dynamic programming
+      bfsWorkload(),
+      spmvWorkload(),
+      kmeansWorkload(),
+      nwWorkload(),
+      pathfinderWorkload(),
+      // divergence and thread-private data
+      mandelbrotWorkload(),
+      privateSortWorkload(),
+      spillWorkload(),
   };
 }
 
 uint64_t presetSize(const Workload& w, SizePreset preset) {
   switch (preset) {
-    case SizePreset::Small: return w.smallSize;
-    case SizePreset::Default: return w.defaultSize;
-    case SizePreset::Large: return w.largeSize;
+    case SizePreset::Small:
+      return w.smallSize;
+    case SizePreset::Default:
+      return w.defaultSize;
+    case SizePreset::Large:
+      return w.largeSize;
   }
   return w.defaultSize;
 }

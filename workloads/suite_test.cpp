@@ -57,8 +57,8 @@ INSTANTIATE_TEST_SUITE_P(Suite, WorkloadSmall, testing::ValuesIn(workloadNames()
                          });
 
 TEST(WorkloadCatalogue, NamesUniqueCategoriesKnownSizesOrdered) {
-  const std::set<std::string> categories = {"streaming", "dense",     "reduction",
-                                            "stencil",   "science",   "irregular",
+  const std::set<std::string> categories = {"streaming", "dense",      "reduction",
+                                            "stencil",   "science",    "irregular",
                                             "dp",        "divergence", "private"};
   std::set<std::string> names;
   for (const Workload& w : allWorkloads()) {

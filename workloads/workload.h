@@ -18,15 +18,15 @@
 namespace warpsim::workloads {
 
 struct Workload {
-  std::string name;         // also the directory and PTX name
-  std::string category;     // streaming, dense, reduction, stencil, science, irregular, dp,
-                            // divergence or private
-  std::string description;  // one line
-  std::string sizeMeaning;  // "elements", "matrix edge", ...
-  uint64_t smallSize = 0;   // well under a second in the functional simulator
-  uint64_t defaultSize = 0; // a few seconds at most
+  std::string name;          // also the directory and PTX name
+  std::string category;      // streaming, dense, reduction, stencil, science, irregular, dp,
+                             // divergence or private
+  std::string description;   // one line
+  std::string sizeMeaning;   // "elements", "matrix edge", ...
+  uint64_t smallSize = 0;    // well under a second in the functional simulator
+  uint64_t defaultSize = 0;  // a few seconds at most
   uint64_t largeSize = 0;
-  uint64_t maxSize = 0;     // the largest size the driver accepts
+  uint64_t maxSize = 0;  // the largest size the driver accepts
   std::function<app::ExampleOutcome(app::ExampleContext&)> run;
 };
 

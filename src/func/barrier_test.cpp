@@ -245,15 +245,20 @@ TEST(Barrier, WarpsCanBeSteppedIndividually) {
   EXPECT_TRUE(cta.warp(3).waitingAtBarrier());
   EXPECT_EQ(cta.warp(3).step(&rec), StepStatus::AtBarrier);  // stays blocked
   // Then round-robin one instruction at a time.
-  uint64_t issued = 0;
+  uint64_t issued = 0, idle = 0;
   while (!cta.done()) {
     for (uint32_t w = 0; w < 4; ++w) {
       StepStatus st = cta.warp(w).step(&rec);
       ASSERT_NE(st, StepStatus::Error) << cta.warp(w).error();
-      if (st != StepStatus::Exited || rec.instr) ++issued;
+      if (rec.instr) ++issued;
+      else ++idle;  // waiting at the barrier, or already exited
     }
     ASSERT_LT(issued, 10000u);
   }
+  EXPECT_EQ(issued, 4u * (steps + 1 + 9) - (steps + 1));
+  EXPECT_GT(idle, 0u);
+  EXPECT_EQ(cta.warp(0).step(&rec), StepStatus::Exited);
+  EXPECT_EQ(rec.instr, nullptr);
   auto v = r.download<uint32_t>(out, 128);
   for (uint32_t t = 0; t < 128; ++t) EXPECT_EQ(v[t], ((t + 32) % 128) * 3) << t;
   EXPECT_EQ(grid.warpInstructions, 4u * (steps + 1 + 9));

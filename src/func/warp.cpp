@@ -25,19 +25,6 @@ inline uint32_t laneCount(uint32_t m) {
   return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
 }
 
-const char* spaceName(ir::Space s) {
-  switch (s) {
-    case ir::Space::Global: return "global";
-    case ir::Space::Shared: return "shared";
-    case ir::Space::Local: return "local";
-    case ir::Space::Const: return "const";
-    case ir::Space::KernelParam: return "kernel parameter";
-    case ir::Space::FrameParam: return "parameter";
-    case ir::Space::Generic: return "generic";
-    case ir::Space::None: break;
-  }
-  return "unknown";
-}
 }  // namespace
 
 Warp::Warp(Cta& cta, GridContext& grid, uint32_t warpInCta, uint32_t lanes)
@@ -68,6 +55,7 @@ void Warp::reset(uint32_t lanes) {
   done_ = lanes == 0;
   executingPc_ = 0;
   instructions_ = 0;
+  ctx_.carry = 0;
   error_.clear();
   simt_.clear();
   frames_.clear();
@@ -249,116 +237,6 @@ void Warp::faultWarp(const std::string& message) {
   fault(m != 0 ? static_cast<unsigned>(std::countr_zero(m)) : 0, message);
 }
 
-// ---- addressing ----------------------------------------------------------------------------
-
-uint64_t Warp::addrBase(const AddrDecode& a, bool generic) const {
-  const uint64_t off = static_cast<uint64_t>(a.offset);
-  switch (a.kind) {
-    case AddrKind::Absolute: return off;
-    case AddrKind::FrameLocal: return off + frames_.back().localBase + (generic ? kLocalWindow : 0);
-    case AddrKind::FrameParam: return off;
-    case AddrKind::KernelParam: return off + (generic ? kParamWindow : 0);
-    case AddrKind::SharedSymbol:
-      return off + grid_->layout->symbolOffset[a.symbol] + (generic ? kSharedWindow : 0);
-  }
-  return off;
-}
-
-uint8_t* Warp::resolve(ir::Space space, uint64_t& addr, unsigned bytes, unsigned lane, const char* what,
-                       ir::Space* resolved) {
-  const uint64_t original = addr;
-  if (space == ir::Space::Generic) {
-    space = genericSpace(addr);
-    addr -= windowBase(space);
-  }
-  *resolved = space;
-  if ((addr & (bytes - 1)) != 0) {
-    fault(lane, fmt::format("misaligned {} {} of {} bytes at {:#x}", spaceName(space), what, bytes, original));
-    return nullptr;
-  }
-  auto outOfRange = [&](const char* region, uint64_t size) {
-    fault(lane, fmt::format("illegal {} {} of {} bytes at {}{:#x} (out of range: {} is {} bytes)", spaceName(space),
-                            what, bytes, original == addr ? "offset " : "generic address ", original, region,
-                            size));
-    return nullptr;
-  };
-  switch (space) {
-    case ir::Space::Global:
-    case ir::Space::Const: {
-      if (!grid_->memory->allocationOf(addr, bytes)) {
-        fault(lane, fmt::format("illegal {} {} of {} bytes at {:#x} (unmapped)", spaceName(space), what, bytes, addr));
-        return nullptr;
-      }
-      return grid_->memory->translate(addr);
-    }
-    case ir::Space::Shared:
-      if (addr > cta_->sharedBytes() || bytes > cta_->sharedBytes() - addr)
-        return outOfRange("the CTA's shared memory", cta_->sharedBytes());
-      return cta_->shared() + addr;
-    case ir::Space::Local:
-      if (addr > grid_->localBytesPerThread || bytes > grid_->localBytesPerThread - addr)
-        return outOfRange("per-thread local memory", grid_->localBytesPerThread);
-      return localMemory(lane) + addr;
-    case ir::Space::KernelParam: {
-      const auto& p = grid_->config->params;
-      if (what[0] != 'l') {
-        fault(lane, fmt::format("illegal {} to kernel parameter space at offset {:#x} (read-only)", what, addr));
-        return nullptr;
-      }
-      if (addr > p.size() || bytes > p.size() - addr) return outOfRange("the kernel argument buffer", p.size());
-      return const_cast<uint8_t*>(p.data()) + addr;
-    }
-    case ir::Space::FrameParam:
-      if (addr > fn_->frameParamBytes || bytes > fn_->frameParamBytes - addr)
-        return outOfRange("the function's parameter area", fn_->frameParamBytes);
-      return frameParams(lane) + addr;
-    default:
-      fault(lane, fmt::format("{} in unsupported state space", what));
-      return nullptr;
-  }
-}
-
-bool Warp::readGeneric(uint64_t addr, unsigned lane, void* dst, unsigned bytes) {
-  // Byte-wise so that unaligned printf arguments and strings are fine; faults are not raised.
-  auto* out = static_cast<uint8_t*>(dst);
-  for (unsigned i = 0; i < bytes; ++i) {
-    uint64_t a = addr + i;
-    const ir::Space s = genericSpace(a);
-    a -= windowBase(s);
-    switch (s) {
-      case ir::Space::Global:
-        if (!grid_->memory->allocationOf(a, 1)) return false;
-        out[i] = *grid_->memory->translate(a);
-        break;
-      case ir::Space::Shared:
-        if (a >= cta_->sharedBytes()) return false;
-        out[i] = cta_->shared()[a];
-        break;
-      case ir::Space::Local:
-        if (a >= grid_->localBytesPerThread) return false;
-        out[i] = localMemory(lane)[a];
-        break;
-      case ir::Space::KernelParam:
-        if (a >= grid_->config->params.size()) return false;
-        out[i] = grid_->config->params[a];
-        break;
-      default: return false;
-    }
-  }
-  return true;
-}
-
-bool Warp::readGenericString(uint64_t addr, unsigned lane, std::string& out, size_t limit) {
-  out.clear();
-  for (size_t i = 0; i < limit; ++i) {
-    char c;
-    if (!readGeneric(addr + i, lane, &c, 1)) return false;
-    if (c == '\0') return true;
-    out.push_back(c);
-  }
-  return true;  // truncated at the limit
-}
-
 // ---- stepping ------------------------------------------------------------------------------
 
 StepStatus Warp::handleEvents() {
@@ -426,9 +304,10 @@ inline StepStatus Warp::stepImpl(ExecRecord* record) {
 }
 
 StepStatus Warp::step(ExecRecord* record) {
-  if (done_) return StepStatus::Exited;
-  if (!error_.empty()) return StepStatus::Error;
-  if (barrierWait_ >= 0) return StepStatus::AtBarrier;
+  if (done_ || !error_.empty() || barrierWait_ >= 0) {  // nothing to execute
+    if (record) record->instr = nullptr;
+    return done_ ? StepStatus::Exited : (!error_.empty() ? StepStatus::Error : StepStatus::AtBarrier);
+  }
   if (record) {
     StepStatus s = stepImpl<true>(record);
     ctx_.record = nullptr;

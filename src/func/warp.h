@@ -60,7 +60,9 @@ class Warp {
   // CTA id), keeping allocated storage.
   void reset(uint32_t lanes);
 
-  // Executes one warp-instruction. With a record, fills it (see exec_record.h).
+  // Executes one warp-instruction. With a record, fills it (see exec_record.h). A warp that is
+  // done, failed or waiting at a barrier executes nothing: the status says which, and the
+  // record's instr is set to nullptr.
   StepStatus step(ExecRecord* record);
   // Executes until the warp blocks at a barrier, exits, faults, or has executed `budget`
   // instructions (then Ok). *executed receives the count.

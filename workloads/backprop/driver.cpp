@@ -48,7 +48,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
     launch(ctx, forward, {static_cast<uint32_t>(chunks)}, {kHidden, kChunk}, 0, dInput, dWeights,
            dPartial, n);
     launch(ctx, activate, {1}, {kHidden, 16}, 0, dPartial, chunks, dBias, dHidden);
-    std::vector<float> partial = gpu.download<float>(dPartial, static_cast<size_t>(chunks) * kHidden);
+    std::vector<float> partial =
+        gpu.download<float>(dPartial, static_cast<size_t>(chunks) * kHidden);
     std::vector<float> hidden = gpu.download<float>(dHidden, kHidden);
 
     // Partial sums: 16 products summed by a 4-level tree, so within 2 * 6 u sum|x w| (u = 2^-24,
@@ -82,8 +83,9 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
       }
       double h = sigmoid(s);
       hiddenRef[j] = h;
-      hiddenBound[j] = 2 * (h * (1 - h) * (chunks / 16.0 + 6) * kFloatUnit * mag + 8 * kFloatUnit * h) +
-                       0x1.0p-126;
+      hiddenBound[j] =
+          2 * (h * (1 - h) * (chunks / 16.0 + 6) * kFloatUnit * mag + 8 * kFloatUnit * h) +
+          0x1.0p-126;
     }
     if (bad.empty()) bad = boundedMismatch("hidden unit", hidden, hiddenRef, hiddenBound, &w);
     worstHidden = std::max(worstHidden, w);
@@ -136,9 +138,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload backpropWorkload() {
-  return {"backprop", "science",
+  return {"backprop",
+          "science",
           "perceptron layer training: forward with shared trees, activation, weight adjust",
-          "input units", 4096, 1u << 16, 1u << 18, 1u << 24, run};
+          "input units",
+          4096,
+          1u << 16,
+          1u << 18,
+          1u << 22,
+          run};
 }
 
 }  // namespace warpsim::workloads

@@ -65,7 +65,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 
   std::string bad = exactMismatch("level", gpu.download<int>(dLevel, n), expect);
   if (!bad.empty()) return fail(bad);
-  int reached = static_cast<int>(std::count_if(expect.begin(), expect.end(), [](int l) { return l >= 0; }));
+  int reached =
+      static_cast<int>(std::count_if(expect.begin(), expect.end(), [](int l) { return l >= 0; }));
   return {true, fmt::format("{} vertices, {} edges, {} reached in {} levels, exact", n,
                             neighbours.size(), reached, levels)};
 }
@@ -73,8 +74,9 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload bfsWorkload() {
-  return {"bfs", "irregular", "breadth-first search levels, CSR frontier expand and advance",
-          "vertices", 1u << 14, 1u << 18, 1u << 20, 1u << 26, run};
+  return {"bfs",      "irregular", "breadth-first search levels, CSR frontier expand and advance",
+          "vertices", 1u << 14,    1u << 18,
+          1u << 20,   1u << 24,    run};
 }
 
 }  // namespace warpsim::workloads

@@ -56,8 +56,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   runtime::Module mod = gpu.loadModule(workloadPtx("blackscholes"), "blackscholes.ptx");
   uint64_t dSpot = gpu.upload(spot), dStrike = gpu.upload(strike), dYears = gpu.upload(years);
   uint64_t dCall = gpu.malloc(n * sizeof(float)), dPut = gpu.malloc(n * sizeof(float));
-  launch(ctx, mod.kernel("blackscholes"), {ceilDiv(n, 256 * 4)}, {256}, 0, dSpot, dStrike,
-         dYears, dCall, dPut, n, rate, volatility);
+  launch(ctx, mod.kernel("blackscholes"), {ceilDiv(n, 256 * 4)}, {256}, 0, dSpot, dStrike, dYears,
+         dCall, dPut, n, rate, volatility);
 
   double worstCall = 0, worstPut = 0;
   std::string bad =
@@ -73,9 +73,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload blackscholesWorkload() {
-  return {"blackscholes", "streaming",
-          "Black-Scholes call and put prices (logf, expf, sqrtf, divisions)", "options",
-          1u << 15, 1u << 19, 1u << 21, 1u << 26, run};
+  return {"blackscholes",
+          "streaming",
+          "Black-Scholes call and put prices (logf, expf, sqrtf, divisions)",
+          "options",
+          1u << 15,
+          1u << 19,
+          1u << 21,
+          1u << 26,
+          run};
 }
 
 }  // namespace warpsim::workloads

@@ -69,29 +69,36 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   gpu.memcpyHtoD(mod.symbolAddress("c_filter"), filter.data(), kTaps * sizeof(float));
   uint64_t dImage = gpu.upload(image), dRows = gpu.malloc(pixels * sizeof(float));
   uint64_t dOut = gpu.malloc(pixels * sizeof(float));
-  launch(ctx, mod.kernel("conv_rows"), {ceilDiv(w, 128), ceilDiv(h, 8)}, {32, 8}, 0, dImage,
-         dRows, w, h);
-  launch(ctx, mod.kernel("conv_columns"), {ceilDiv(w, 32), ceilDiv(h, 32)}, {32, 8}, 0, dRows,
-         dOut, w, h);
+  launch(ctx, mod.kernel("conv_rows"), {ceilDiv(w, 128), ceilDiv(h, 8)}, {32, 8}, 0, dImage, dRows,
+         w, h);
+  launch(ctx, mod.kernel("conv_columns"), {ceilDiv(w, 32), ceilDiv(h, 32)}, {32, 8}, 0, dRows, dOut,
+         w, h);
 
   double worstRow = 0, worstCol = 0;
-  std::string bad = boundedMismatch("row pass", gpu.download<float>(dRows, pixels), rowRef,
-                                    rowBound, &worstRow);
+  std::string bad =
+      boundedMismatch("row pass", gpu.download<float>(dRows, pixels), rowRef, rowBound, &worstRow);
   if (bad.empty()) {
     bad = boundedMismatch("column pass", gpu.download<float>(dOut, pixels), colRef, colBound,
                           &worstCol);
   }
   if (!bad.empty()) return fail(bad);
   return {true, fmt::format("{0} x {0} image, worst error {1:.2g} (rows) and {2:.2g} (columns) "
-                            "of the bound", w, worstRow, worstCol)};
+                            "of the bound",
+                            w, worstRow, worstCol)};
 }
 
 }  // namespace
 
 Workload convSeparableWorkload() {
-  return {"conv-separable", "dense",
+  return {"conv-separable",
+          "dense",
           "17-tap separable convolution, filter in constant memory, row and column passes",
-          "image edge", 256, 1024, 2048, 1u << 14, run};
+          "image edge",
+          256,
+          1024,
+          2048,
+          8192,
+          run};
 }
 
 }  // namespace warpsim::workloads

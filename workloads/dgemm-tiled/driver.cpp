@@ -51,8 +51,7 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   launch(ctx, mod.kernel("dgemm_tiled"), {tiles, tiles}, {16, 8}, 0, n, alpha, dA, dB, beta, dC);
 
   double worst = 0;
-  std::string bad =
-      boundedMismatch("C", gpu.download<double>(dC, elems), expect, bound, &worst);
+  std::string bad = boundedMismatch("C", gpu.download<double>(dC, elems), expect, bound, &worst);
   if (!bad.empty()) return fail(bad);
   return {true, fmt::format("{0} x {0} matrices, worst error {1:.2g} of the bound", n, worst)};
 }
@@ -61,7 +60,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 
 Workload dgemmTiledWorkload() {
   return {"dgemm-tiled", "dense", "double-precision GEMM with 16x16 shared-memory tiles",
-          "matrix edge", 96, 256, 512, 1u << 13, run};
+          "matrix edge", 96,      256,
+          512,           4096,    run};
 }
 
 }  // namespace warpsim::workloads

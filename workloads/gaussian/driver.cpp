@@ -55,15 +55,17 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
     maxError = std::max(maxError, std::fabs(solution[i] - x[i]));
   }
   return {true, fmt::format("{0} x {0} system, L [U|c] = [A|b] within {1:.2g} of the "
-                            "backward-error bound, max |x - x_true| = {2:.2g}", n, worst, maxError)};
+                            "backward-error bound, max |x - x_true| = {2:.2g}",
+                            n, worst, maxError)};
 }
 
 }  // namespace
 
 Workload gaussianWorkload() {
-  return {"gaussian", "science",
-          "Gaussian elimination, multiplier and elimination kernels per step", "unknowns", 64,
-          256, 512, 1u << 13, run};
+  return {
+      "gaussian", "science", "Gaussian elimination, multiplier and elimination kernels per step",
+      "unknowns", 64,        256,
+      512,        4096,      run};
 }
 
 }  // namespace warpsim::workloads

@@ -19,7 +19,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   for (unsigned& w : data) {
     w = 0;
     for (int b = 0; b < 4; ++b) {
-      unsigned byte = static_cast<unsigned>(gen.next() % 2 == 0 ? gen.uniform(96, 111) : gen.uniform(0, 255));
+      unsigned byte =
+          static_cast<unsigned>(gen.next() % 2 == 0 ? gen.uniform(96, 111) : gen.uniform(0, 255));
       ++expect[byte];
       w |= byte << (8 * b);
     }
@@ -34,8 +35,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   uint64_t dPartial = gpu.malloc(blocks * kBins * sizeof(unsigned));
   uint64_t dHist = gpu.malloc(kBins * sizeof(unsigned));
   launch(ctx, mod.kernel("histogram_blocks"), {blocks}, {kThreads}, 0, dData, words, dPartial);
-  launch(ctx, mod.kernel("histogram_merge"), {1}, {kBins}, 0, dPartial,
-         static_cast<int>(blocks), dHist);
+  launch(ctx, mod.kernel("histogram_merge"), {1}, {kBins}, 0, dPartial, static_cast<int>(blocks),
+         dHist);
 
   std::string bad = exactMismatch("bin", gpu.download<unsigned>(dHist, kBins), expect);
   if (!bad.empty()) return fail(bad);
@@ -45,9 +46,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload histogramWorkload() {
-  return {"histogram", "reduction",
+  return {"histogram",
+          "reduction",
           "256-bin byte histogram: shared-memory atomics per block, then a merge kernel",
-          "4-byte words", 1u << 18, 1u << 21, 1u << 23, 1u << 28, run};
+          "4-byte words",
+          1u << 18,
+          1u << 21,
+          1u << 23,
+          1u << 28,
+          run};
 }
 
 }  // namespace warpsim::workloads

@@ -32,12 +32,13 @@ std::string checkAssign(const std::vector<float>& points, const std::vector<floa
     int m = membership[p];
     if (m < 0 || m >= kClusters) return fmt::format("membership[{}] = {} out of range", p, m);
     double best = distance2(&points[p * kDims], &centroids[0]);
-    for (int k = 1; k < kClusters; ++k) best = std::min(best, distance2(&points[p * kDims], &centroids[k * kDims]));
+    for (int k = 1; k < kClusters; ++k)
+      best = std::min(best, distance2(&points[p * kDims], &centroids[k * kDims]));
     double picked = distance2(&points[p * kDims], &centroids[m * kDims]);
     double tolerance = 4.0 * (kDims + 2) * kFloatUnit * (picked + best);
     if (picked > best + tolerance) {
-      return fmt::format("membership[{}] = {}: distance {} but the nearest centroid is at {}", p,
-                         m, picked, best);
+      return fmt::format("membership[{}] = {}: distance {} but the nearest centroid is at {}", p, m,
+                         picked, best);
     }
   }
   return {};
@@ -45,6 +46,9 @@ std::string checkAssign(const std::vector<float>& points, const std::vector<floa
 
 app::ExampleOutcome run(app::ExampleContext& ctx) {
   const int n = static_cast<int>(ctx.size);
+  if (n < kClusters) {
+    throw runtime::Error(fmt::format("kmeans: needs at least {} points, not {}", kClusters, n));
+  }
   app::InputGenerator gen(ctx.seed);
   // Points around kClusters random centres.
   std::vector<float> centres(kClusters * kDims), points(static_cast<size_t>(n) * kDims);
@@ -123,9 +127,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload kmeansWorkload() {
-  return {"kmeans", "irregular",
+  return {"kmeans",
+          "irregular",
           "k-means: assign (centroids in shared), accumulate (shared+global atomics), update",
-          "points", 1u << 12, 1u << 16, 1u << 18, 1u << 24, run};
+          "points",
+          1u << 12,
+          1u << 16,
+          1u << 18,
+          1u << 24,
+          run};
 }
 
 }  // namespace warpsim::workloads

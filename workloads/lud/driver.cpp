@@ -12,7 +12,8 @@ constexpr int kBlock = 16;
 app::ExampleOutcome run(app::ExampleContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   if (n % kBlock != 0) {
-    throw runtime::Error(fmt::format("lud: the matrix edge must be a multiple of {}, not {}", kBlock, n));
+    throw runtime::Error(
+        fmt::format("lud: the matrix edge must be a multiple of {}, not {}", kBlock, n));
   }
   const size_t elems = static_cast<size_t>(n) * n;
   app::InputGenerator gen(ctx.seed);
@@ -50,9 +51,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload ludWorkload() {
-  return {"lud", "science",
+  return {"lud",
+          "science",
           "blocked LU decomposition: diagonal, perimeter and internal kernels per step",
-          "matrix edge (multiple of 16)", 128, 256, 512, 1u << 13, run};
+          "matrix edge (multiple of 16)",
+          128,
+          256,
+          512,
+          4096,
+          run};
 }
 
 }  // namespace warpsim::workloads

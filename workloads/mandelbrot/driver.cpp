@@ -62,9 +62,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload mandelbrotWorkload() {
-  return {"mandelbrot", "divergence",
+  return {"mandelbrot",
+          "divergence",
           "escape-time Mandelbrot set: data-dependent loop lengths diverge within warps",
-          "image edge", 128, 512, 1024, 1u << 14, run};
+          "image edge",
+          128,
+          512,
+          1024,
+          1u << 14,
+          run};
 }
 
 }  // namespace warpsim::workloads

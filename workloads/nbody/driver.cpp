@@ -97,8 +97,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
     std::vector<Float4> bodiesAfter = gpu.download<Float4>(dBodies, n);
     std::vector<Float4> velAfter = gpu.download<Float4>(dVel, n);
     double wa = 0, wp = 0;
-    std::string bad = checkStep(bodies, vel, gpu.download<Float4>(dAccel, n), bodiesAfter,
-                                velAfter, &wa, &wp);
+    std::string bad =
+        checkStep(bodies, vel, gpu.download<Float4>(dAccel, n), bodiesAfter, velAfter, &wa, &wp);
     if (!bad.empty()) return fail(fmt::format("step {}: {}", s, bad));
     worstA = std::max(worstA, wa);
     worstP = std::max(worstP, wp);
@@ -106,14 +106,16 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
     vel.swap(velAfter);
   }
   return {true, fmt::format("{} bodies, {} steps, worst error {:.2g} (accelerations) and {:.2g} "
-                            "(positions) of the bound", n, kSteps, worstA, worstP)};
+                            "(positions) of the bound",
+                            n, kSteps, worstA, worstP)};
 }
 
 }  // namespace
 
 Workload nbodyWorkload() {
-  return {"nbody", "science", "all-pairs gravity with shared-memory tiles of bodies, integrate",
-          "bodies", 512, 2048, 4096, 1u << 16, run};
+  return {"nbody",  "science", "all-pairs gravity with shared-memory tiles of bodies, integrate",
+          "bodies", 512,       2048,
+          4096,     1u << 16,  run};
 }
 
 }  // namespace warpsim::workloads

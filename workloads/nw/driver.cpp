@@ -11,14 +11,16 @@ constexpr int kTile = 32, kSymbols = 24, kGap = 4;
 app::ExampleOutcome run(app::ExampleContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   if (n % kTile != 0) {
-    throw runtime::Error(fmt::format("nw: the sequence length must be a multiple of {}, not {}", kTile, n));
+    throw runtime::Error(
+        fmt::format("nw: the sequence length must be a multiple of {}, not {}", kTile, n));
   }
   const int stride = n + 1;
   app::InputGenerator gen(ctx.seed);
   std::vector<int> a(n), b(n), substitution(kSymbols * kSymbols);
   for (int& s : a) s = static_cast<int>(gen.uniform(0, kSymbols - 1));
   // The second sequence is a mutated copy of the first, so the best alignment is not trivial.
-  for (int i = 0; i < n; ++i) b[i] = gen.next() % 4 == 0 ? static_cast<int>(gen.uniform(0, kSymbols - 1)) : a[i];
+  for (int i = 0; i < n; ++i)
+    b[i] = gen.next() % 4 == 0 ? static_cast<int>(gen.uniform(0, kSymbols - 1)) : a[i];
   for (int x = 0; x < kSymbols; ++x) {
     for (int y = 0; y <= x; ++y) {
       int v = x == y ? static_cast<int>(gen.uniform(4, 11)) : static_cast<int>(gen.uniform(-4, 2));
@@ -62,8 +64,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload nwWorkload() {
-  return {"nw", "dp", "Needleman-Wunsch scores, wavefront of 32x32 tiles, table in constant memory",
-          "sequence length (multiple of 32)", 512, 2048, 4096, 1u << 14, run};
+  return {"nw",
+          "dp",
+          "Needleman-Wunsch scores, wavefront of 32x32 tiles, table in constant memory",
+          "sequence length (multiple of 32)",
+          512,
+          2048,
+          4096,
+          1u << 14,
+          run};
 }
 
 }  // namespace warpsim::workloads

@@ -47,9 +47,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload pathfinderWorkload() {
-  return {"pathfinder", "dp",
+  return {"pathfinder",
+          "dp",
           "grid dynamic programming, 16 rows per launch in shared memory (ghost zones)",
-          "columns", 1u << 12, 1u << 15, 1u << 17, 1u << 24, run};
+          "columns",
+          1u << 12,
+          1u << 15,
+          1u << 17,
+          1u << 22,
+          run};
 }
 
 }  // namespace warpsim::workloads

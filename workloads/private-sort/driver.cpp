@@ -37,9 +37,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload privateSortWorkload() {
-  return {"private-sort", "private",
+  return {"private-sort",
+          "private",
           "per-thread insertion sort of 32 keys in a dynamically indexed local array",
-          "threads", 1u << 12, 1u << 16, 1u << 18, 1u << 24, run};
+          "threads",
+          1u << 12,
+          1u << 16,
+          1u << 18,
+          1u << 22,
+          run};
 }
 
 }  // namespace warpsim::workloads

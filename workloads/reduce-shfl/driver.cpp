@@ -74,15 +74,22 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   }
   if (!bad.empty()) return fail(bad);
   return {true, fmt::format("{} values: sum {} (error {:.2g} of the bound, block sums {:.2g}), "
-                            "max |x| {} exact", n, sum, worst, worstBlock, biggest)};
+                            "max |x| {} exact",
+                            n, sum, worst, worstBlock, biggest)};
 }
 
 }  // namespace
 
 Workload reduceShflWorkload() {
-  return {"reduce-shfl", "reduction",
+  return {"reduce-shfl",
+          "reduction",
           "float sum (shfl.down) and max magnitude (shfl.bfly) by warp shuffles, two passes",
-          "elements", 1u << 18, 1u << 22, 1u << 24, 1u << 28, run};
+          "elements",
+          1u << 18,
+          1u << 22,
+          1u << 24,
+          1u << 28,
+          run};
 }
 
 }  // namespace warpsim::workloads

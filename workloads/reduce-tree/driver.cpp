@@ -40,9 +40,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload reduceTreeWorkload() {
-  return {"reduce-tree", "reduction",
-          "multi-pass sum by a shared-memory tree (dynamic shared memory, barriers)", "elements",
-          1u << 18, 1u << 22, 1u << 24, 1u << 28, run};
+  return {"reduce-tree",
+          "reduction",
+          "multi-pass sum by a shared-memory tree (dynamic shared memory, barriers)",
+          "elements",
+          1u << 18,
+          1u << 22,
+          1u << 24,
+          1u << 28,
+          run};
 }
 
 }  // namespace warpsim::workloads

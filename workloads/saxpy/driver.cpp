@@ -32,7 +32,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   uint64_t dX = gpu.upload(x), dY = gpu.upload(y);
   // A quarter of the threads the vector needs: four elements per thread.
   uint32_t blocks = std::max(1u, ceilDiv(n, 256 * 4));
-  for (float alpha : kAlphas) launch(ctx, mod.kernel("saxpy"), {blocks}, {256}, 0, n, alpha, dX, dY);
+  for (float alpha : kAlphas)
+    launch(ctx, mod.kernel("saxpy"), {blocks}, {256}, 0, n, alpha, dX, dY);
 
   std::string bad = exactMismatch("y", gpu.download<float>(dY, n), expect);
   if (!bad.empty()) return fail(bad);
@@ -42,8 +43,9 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload saxpyWorkload() {
-  return {"saxpy", "streaming", "y = alpha*x + y in four passes, grid-stride loop",
-          "elements", 1u << 16, 1u << 20, 1u << 23, 1u << 28, run};
+  return {"saxpy",    "streaming", "y = alpha*x + y in four passes, grid-stride loop",
+          "elements", 1u << 16,    1u << 20,
+          1u << 23,   1u << 26,    run};
 }
 
 }  // namespace warpsim::workloads

@@ -56,9 +56,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload scanWorkload() {
-  return {"scan", "reduction",
+  return {"scan",
+          "reduction",
           "multi-block exclusive scan: block scans, recursive scan of block sums, add back",
-          "elements", 1u << 18, 1u << 22, 1u << 24, 1u << 28, run};
+          "elements",
+          1u << 18,
+          1u << 22,
+          1u << 24,
+          1u << 27,
+          run};
 }
 
 }  // namespace warpsim::workloads

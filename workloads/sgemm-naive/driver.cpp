@@ -34,8 +34,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   runtime::Device& gpu = ctx.device;
   runtime::Module mod = gpu.loadModule(workloadPtx("sgemm-naive"), "sgemm-naive.ptx");
   uint64_t dA = gpu.upload(a), dB = gpu.upload(b), dC = gpu.upload(c);
-  launch(ctx, mod.kernel("sgemm_naive"), {ceilDiv(n, 16), ceilDiv(n, 16)}, {16, 16}, 0, n,
-         alpha, dA, dB, beta, dC);
+  launch(ctx, mod.kernel("sgemm_naive"), {ceilDiv(n, 16), ceilDiv(n, 16)}, {16, 16}, 0, n, alpha,
+         dA, dB, beta, dC);
 
   std::string bad = exactMismatch("C", gpu.download<float>(dC, elems), expect);
   if (!bad.empty()) return fail(bad);
@@ -46,7 +46,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 
 Workload sgemmNaiveWorkload() {
   return {"sgemm-naive", "dense", "single-precision GEMM, one thread per element, no data reuse",
-          "matrix edge", 128, 256, 512, 1u << 13, run};
+          "matrix edge", 128,     256,
+          512,           4096,    run};
 }
 
 }  // namespace warpsim::workloads

@@ -45,7 +45,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 
 Workload sgemmTiledWorkload() {
   return {"sgemm-tiled", "dense", "single-precision GEMM with 16x16 shared-memory tiles",
-          "matrix edge", 128, 256, 512, 1u << 13, run};
+          "matrix edge", 128,     256,
+          512,           4096,    run};
 }
 
 }  // namespace warpsim::workloads

@@ -22,8 +22,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
     for (int w = 0; w < kWords; ++w) state[w] = seeds[static_cast<size_t>(w) * threads + t];
     for (int r = 0; r < kRounds; ++r) {
       for (int w = 0; w < kWords; ++w) {
-        unsigned mixed = state[w] * 0x9E3779B1u +
-                         (state[(w + 1) % kWords] ^ (state[(w + 7) % kWords] >> 3));
+        unsigned mixed =
+            state[w] * 0x9E3779B1u + (state[(w + 1) % kWords] ^ (state[(w + 7) % kWords] >> 3));
         state[w] = mixed + static_cast<unsigned>(r);
       }
     }
@@ -40,16 +40,23 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   if (!bad.empty()) return fail(bad);
   const runtime::ResourceUsage& r = ctx.reports.back().resources;
   return {true, fmt::format("{} threads x {} words, {} rounds, exact; {} registers, {} B local "
-                            "per thread ({})", threads, kWords, kRounds, r.registers,
-                            r.localBytes, r.note.empty() ? runtime::sourceName(r.source) : r.note)};
+                            "per thread ({})",
+                            threads, kWords, kRounds, r.registers, r.localBytes,
+                            r.note.empty() ? runtime::sourceName(r.source) : r.note)};
 }
 
 }  // namespace
 
 Workload spillWorkload() {
-  return {"spill", "private",
+  return {"spill",
+          "private",
           "32-word per-thread state under a 24-register limit (.maxnreg): ptxas spills",
-          "threads", 1u << 11, 1u << 15, 1u << 17, 1u << 24, run};
+          "threads",
+          1u << 11,
+          1u << 15,
+          1u << 17,
+          1u << 22,
+          run};
 }
 
 }  // namespace warpsim::workloads

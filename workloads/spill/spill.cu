@@ -18,7 +18,8 @@ extern "C" __global__ void __maxnreg__(24) spill_mix(const unsigned* __restrict_
   for (int r = 0; r < rounds; ++r) {
 #pragma unroll
     for (int w = 0; w < WORDS; ++w) {
-      unsigned mixed = state[w] * 0x9E3779B1u + (state[(w + 1) % WORDS] ^ (state[(w + 7) % WORDS] >> 3));
+      unsigned mixed =
+          state[w] * 0x9E3779B1u + (state[(w + 1) % WORDS] ^ (state[(w + 7) % WORDS] >> 3));
       state[w] = mixed + static_cast<unsigned>(r);
     }
   }

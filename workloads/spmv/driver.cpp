@@ -20,8 +20,9 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
     int length = gen.next() % 16 == 0 ? static_cast<int>(gen.uniform(64, 160))
                                       : static_cast<int>(gen.uniform(4, 20));
     for (int e = 0; e < length; ++e) {
-      int col = gen.next() % 2 == 0 ? static_cast<int>(gen.uniform(0, rows - 1))
-                                    : std::clamp(r + static_cast<int>(gen.uniform(-64, 64)), 0, rows - 1);
+      int col = gen.next() % 2 == 0
+                    ? static_cast<int>(gen.uniform(0, rows - 1))
+                    : std::clamp(r + static_cast<int>(gen.uniform(-64, 64)), 0, rows - 1);
       columns.push_back(col);
       values.push_back(static_cast<float>(uniformReal(gen, -1.0, 1.0)));
     }
@@ -57,22 +58,25 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
          dColumns, dValues, dX, dVector);
 
   double worstScalar = 0, worstVector = 0;
-  std::string bad = boundedMismatch("scalar y", gpu.download<float>(dScalar, rows), expect, bound,
-                                    &worstScalar);
+  std::string bad =
+      boundedMismatch("scalar y", gpu.download<float>(dScalar, rows), expect, bound, &worstScalar);
   if (bad.empty()) {
     bad = boundedMismatch("vector y", gpu.download<float>(dVector, rows), expect, bound,
                           &worstVector);
   }
   if (!bad.empty()) return fail(bad);
   return {true, fmt::format("{} rows, {} non-zeros, worst error {:.2g} (scalar) and {:.2g} "
-                            "(vector) of the bound", rows, columns.size(), worstScalar, worstVector)};
+                            "(vector) of the bound",
+                            rows, columns.size(), worstScalar, worstVector)};
 }
 
 }  // namespace
 
 Workload spmvWorkload() {
-  return {"spmv", "irregular", "CSR sparse matrix-vector product, scalar and warp-per-row kernels",
-          "rows", 1u << 12, 1u << 15, 1u << 17, 1u << 24, run};
+  return {
+      "spmv",   "irregular", "CSR sparse matrix-vector product, scalar and warp-per-row kernels",
+      "rows",   1u << 12,    1u << 15,
+      1u << 17, 1u << 22,    run};
 }
 
 }  // namespace warpsim::workloads

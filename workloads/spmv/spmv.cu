@@ -24,7 +24,9 @@ extern "C" __global__ void spmv_csr_vector(int rows, const int* __restrict__ row
   int row = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   if (row >= rows) return;  // whole warps leave together
   float sum = 0.0f;
-  for (int e = rowStart[row] + lane; e < rowStart[row + 1]; e += 32) sum += values[e] * x[columns[e]];
+  for (int e = rowStart[row] + lane; e < rowStart[row + 1]; e += 32) {
+    sum += values[e] * x[columns[e]];
+  }
   for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, offset);
   if (lane == 0) y[row] = sum;
 }

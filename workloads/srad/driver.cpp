@@ -51,9 +51,11 @@ std::string checkCoefficients(const std::vector<float>& j, int rows, int cols, f
       double c = 1 / (1 + x);
       double eG2 = 8 * u * g2;
       double eLap = 6 * u * (std::fabs(n) + std::fabs(s) + std::fabs(w) + std::fabs(e)) / jc;
-      double eNum = 0.5 * eG2 + 0.125 * std::fabs(lap) * eLap + 2 * u * (0.5 * g2 + 0.0625 * lap * lap);
+      double eNum =
+          0.5 * eG2 + 0.125 * std::fabs(lap) * eLap + 2 * u * (0.5 * g2 + 0.0625 * lap * lap);
       double eDen = 0.25 * eLap + u * std::fabs(den);
-      double eQ = (eNum + 2 * std::fabs(q) * std::fabs(den) * eDen) / (den * den) + 2 * u * std::fabs(q);
+      double eQ =
+          (eNum + 2 * std::fabs(q) * std::fabs(den) * eDen) / (den * den) + 2 * u * std::fabs(q);
       double eX = (eQ + u * std::fabs(q - q0)) / k + 2 * u * std::fabs(x);
       double eC = c * c * eX + 2 * u * std::fabs(c);
       cRef[at] = std::clamp(c, 0.0, 1.0);
@@ -70,8 +72,8 @@ std::string checkCoefficients(const std::vector<float>& j, int rows, int cols, f
 
 // Checks srad_update's image against double arithmetic on the GPU's coefficients: five float
 // operations on terms below |J| + sum|c d|, so 4 u (|J'| + sum|c d|) bounds the error.
-std::string checkUpdate(const std::vector<float>& before, const std::vector<float>& after,
-                        int rows, int cols, const Coefficients& k, double* worst) {
+std::string checkUpdate(const std::vector<float>& before, const std::vector<float>& after, int rows,
+                        int cols, const Coefficients& k, double* worst) {
   size_t pixels = before.size();
   std::vector<double> ref(pixels), bound(pixels);
   for (int r = 0; r < rows; ++r) {
@@ -83,7 +85,8 @@ std::string checkUpdate(const std::vector<float>& before, const std::vector<floa
       double terms[4] = {cHere * k.north[at], cSouth * k.south[at], cHere * k.west[at],
                          cEast * k.east[at]};
       double div = terms[0] + terms[1] + terms[2] + terms[3];
-      double mag = std::fabs(terms[0]) + std::fabs(terms[1]) + std::fabs(terms[2]) + std::fabs(terms[3]);
+      double mag =
+          std::fabs(terms[0]) + std::fabs(terms[1]) + std::fabs(terms[2]) + std::fabs(terms[3]);
       ref[at] = before[at] + 0.25 * kLambda * div;
       bound[at] = 4 * kFloatUnit * (std::fabs(ref[at]) + mag);
     }
@@ -93,6 +96,10 @@ std::string checkUpdate(const std::vector<float>& before, const std::vector<floa
 
 app::ExampleOutcome run(app::ExampleContext& ctx) {
   const int rows = static_cast<int>(ctx.size), cols = rows;
+  // The speckle scale q0 is the image's coefficient of variation: a single pixel has none.
+  if (rows < 4) {
+    throw runtime::Error(fmt::format("srad: the image edge must be at least 4, not {}", rows));
+  }
   const size_t pixels = static_cast<size_t>(rows) * cols;
   app::InputGenerator gen(ctx.seed);
   // A smooth pattern times multiplicative speckle.
@@ -137,15 +144,22 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
     current.swap(next);
   }
   return {true, fmt::format("{0} x {0} image, {1} iterations, worst error {2:.2g} (coefficients) "
-                            "and {3:.2g} (image) of the bound", rows, kIterations, worstC, worstJ)};
+                            "and {3:.2g} (image) of the bound",
+                            rows, kIterations, worstC, worstJ)};
 }
 
 }  // namespace
 
 Workload sradWorkload() {
-  return {"srad", "stencil",
+  return {"srad",
+          "stencil",
           "speckle-reducing anisotropic diffusion, coefficient and update kernels per iteration",
-          "image edge", 128, 512, 1024, 1u << 14, run};
+          "image edge",
+          128,
+          512,
+          1024,
+          4096,
+          run};
 }
 
 }  // namespace warpsim::workloads

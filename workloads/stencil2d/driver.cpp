@@ -35,9 +35,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
         double t = ref[r * n + c];
         double north = ref[std::max(r - 1, 0) * n + c], south = ref[std::min(r + 1, n - 1) * n + c];
         double west = ref[r * n + std::max(c - 1, 0)], east = ref[r * n + std::min(c + 1, n - 1)];
-        nextRef[r * n + c] =
-            t + p.cap * (power[r * n + c] + (north + south - 2 * t) * p.ry +
-                         (east + west - 2 * t) * p.rx + (p.ambient - t) * p.rz);
+        nextRef[r * n + c] = t + p.cap * (power[r * n + c] + (north + south - 2 * t) * p.ry +
+                                          (east + west - 2 * t) * p.rx + (p.ambient - t) * p.rz);
       }
     }
     ref.swap(nextRef);
@@ -67,9 +66,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload stencil2dWorkload() {
-  return {"stencil2d", "stencil",
+  return {"stencil2d",
+          "stencil",
           "heat-equation steps with a power map, shared tiles with halo, ping-pong grids",
-          "grid edge", 128, 512, 1024, 1u << 14, run};
+          "grid edge",
+          128,
+          512,
+          1024,
+          8192,
+          run};
 }
 
 }  // namespace warpsim::workloads

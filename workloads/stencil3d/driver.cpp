@@ -32,9 +32,9 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
           double v = ref[at(x, y, z)];
           if (interior) {
             v = static_cast<double>(c0) * v +
-                static_cast<double>(c1) * (ref[at(x - 1, y, z)] + ref[at(x + 1, y, z)] +
-                                           ref[at(x, y - 1, z)] + ref[at(x, y + 1, z)] +
-                                           ref[at(x, y, z - 1)] + ref[at(x, y, z + 1)]);
+                static_cast<double>(c1) *
+                    (ref[at(x - 1, y, z)] + ref[at(x + 1, y, z)] + ref[at(x, y - 1, z)] +
+                     ref[at(x, y + 1, z)] + ref[at(x, y, z - 1)] + ref[at(x, y, z + 1)]);
           }
           nextRef[at(x, y, z)] = v;
         }
@@ -58,16 +58,22 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   std::string bad = closeMismatch("grid", gpu.download<float>(dIn, cells), ref, 0.0,
                                   16.0 * kSweeps * kFloatUnit * maxAbs, &worst);
   if (!bad.empty()) return fail(bad);
-  return {true, fmt::format("{0}^3 grid, {1} sweeps, worst error {2:.2g} of the bound", n,
-                            kSweeps, worst)};
+  return {true, fmt::format("{0}^3 grid, {1} sweeps, worst error {2:.2g} of the bound", n, kSweeps,
+                            worst)};
 }
 
 }  // namespace
 
 Workload stencil3dWorkload() {
-  return {"stencil3d", "stencil",
+  return {"stencil3d",
+          "stencil",
           "7-point Jacobi sweeps, x-y shared tiles marching in z with a register queue",
-          "grid edge", 32, 96, 160, 1024, run};
+          "grid edge",
+          32,
+          96,
+          160,
+          512,
+          run};
 }
 
 }  // namespace warpsim::workloads

@@ -17,7 +17,8 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
   // Verification is exact: a transpose only moves values.
   std::vector<float> expect(elems);
   for (int r = 0; r < rows; ++r) {
-    for (int c = 0; c < cols; ++c) expect[static_cast<size_t>(c) * rows + r] = in[static_cast<size_t>(r) * cols + c];
+    for (int c = 0; c < cols; ++c)
+      expect[static_cast<size_t>(c) * rows + r] = in[static_cast<size_t>(r) * cols + c];
   }
 
   runtime::Device& gpu = ctx.device;
@@ -39,9 +40,15 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload transposeWorkload() {
-  return {"transpose", "streaming",
-          "matrix transpose through padded shared-memory tiles, then back naively", "rows",
-          384, 2048, 4096, 1u << 14, run};
+  return {"transpose",
+          "streaming",
+          "matrix transpose through padded shared-memory tiles, then back naively",
+          "rows",
+          384,
+          2048,
+          4096,
+          8192,
+          run};
 }
 
 }  // namespace warpsim::workloads

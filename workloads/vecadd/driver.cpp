@@ -31,8 +31,9 @@ app::ExampleOutcome run(app::ExampleContext& ctx) {
 }  // namespace
 
 Workload vecaddWorkload() {
-  return {"vecadd", "streaming", "c = a + b on float vectors, one element per thread",
-          "elements", 1u << 18, 1u << 22, 1u << 24, 1u << 28, run};
+  return {"vecadd",   "streaming", "c = a + b on float vectors, one element per thread",
+          "elements", 1u << 18,    1u << 22,
+          1u << 24,   1u << 26,    run};
 }
 
 }  // namespace warpsim::workloads

@@ -45,7 +45,7 @@ ExampleOutcome run(ExampleContext& ctx) {
 
 void registerHistogram(ExampleRegistry& r) {
   r.add({"histogram", "64-bin histogram with shared and global atomics (histogram.ptx)", 1u << 18,
-         1u << 30, "bytes", run});
+         1u << 28, "bytes", run});
 }
 
 }  // namespace warpsim::app

@@ -1,5 +1,4 @@
-// Special registers, device printf, trap/brkpt, the instruction limit, launch validation, link
-// errors and the execution record.
+// Traps, the instruction limit, launch validation, link errors and the execution record.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -13,183 +12,7 @@ namespace {
 using testing::KernelRunner;
 using testing::ptxModule;
 
-// `.global .align 1 .b8 name[N] = {...};` holding `text` and its terminating NUL.
-std::string ptxString(const std::string& name, const std::string& text) {
-  std::string s = fmt::format(".global .align 1 .b8 {}[{}] = {{", name, text.size() + 1);
-  for (unsigned char c : text) s += fmt::format("{}, ", static_cast<int>(c));
-  return s + "0};\n";
-}
-
-const char* kSpecial = R"(
-.visible .entry sregs(.param .u64 out)
-{
-  .reg .b32 %r<24>;
-  .reg .b64 %rd<8>;
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, %tid.y;
-  mov.u32 %r3, %ntid.x;
-  mov.u32 %r4, %ntid.y;
-  mov.u32 %r5, %ctaid.x;
-  mov.u32 %r6, %ctaid.y;
-  mov.u32 %r7, %nctaid.x;
-  mov.u32 %r8, %nctaid.y;
-  mov.u32 %r9, %laneid;
-  mov.u32 %r10, %warpid;
-  mov.u32 %r11, %smid;
-  mov.u32 %r12, %nsmid;
-  mov.u32 %r13, %lanemask_lt;
-  mov.u32 %r14, %lanemask_ge;
-  mov.u32 %r15, %dynamic_smem_size;
-  mov.u32 %r16, %total_smem_size;
-  mov.u32 %r17, %lanemask_eq;
-  mov.u32 %r18, %lanemask_gt;
-  mov.u64 %rd2, %clock64;
-  mov.u32 %r19, %clock;
-  mov.u32 %r20, %lanemask_le;
-  mov.u32 %r21, %nwarpid;
-  cvt.u32.u64 %r22, %rd2;
-  mad.lo.u32 %r23, %r6, %r7, %r5;
-  mad.lo.u32 %r23, %r23, %r4, %r2;
-  mad.lo.u32 %r23, %r23, %r3, %r1;
-  mul.wide.u32 %rd3, %r23, 80;
-  add.s64 %rd4, %rd1, %rd3;
-  st.global.v4.u32 [%rd4], {%r1, %r2, %r3, %r4};
-  st.global.v4.u32 [%rd4+16], {%r5, %r6, %r7, %r8};
-  st.global.v4.u32 [%rd4+32], {%r9, %r10, %r11, %r12};
-  st.global.v4.u32 [%rd4+48], {%r13, %r14, %r15, %r16};
-  st.global.v4.u32 [%rd4+64], {%r17, %r18, %r22, %r20};
-  ret;
-}
-)";
-
-TEST(Runtime, SpecialRegisters) {
-  KernelRunner r(ptxModule(kSpecial));
-  r.options.numSms = 3;
-  const uint32_t threads = 2 * 3 * 24 * 2;  // grid (2,3) of (24,2) blocks
-  uint64_t out = r.upload(std::vector<uint32_t>(threads * 20, 0));
-  LaunchResult res = r.launch("sregs", {2, 3, 1}, {24, 2, 1}, {out}, 64);
-  ASSERT_TRUE(res.ok) << res.error;
-  auto v = r.download<uint32_t>(out, threads * 20);
-  for (uint32_t cy = 0; cy < 3; ++cy)
-    for (uint32_t cx = 0; cx < 2; ++cx)
-      for (uint32_t ty = 0; ty < 2; ++ty)
-        for (uint32_t tx = 0; tx < 24; ++tx) {
-          const uint32_t linearTid = ty * 24 + tx, cta = cy * 2 + cx;
-          const uint32_t* o = &v[((cta * 2 + ty) * 24 + tx) * 20];
-          SCOPED_TRACE(::testing::Message() << "cta " << cta << " thread " << linearTid);
-          const uint32_t lane = linearTid % 32;
-          EXPECT_EQ(o[0], tx);
-          EXPECT_EQ(o[1], ty);
-          EXPECT_EQ(o[2], 24u);
-          EXPECT_EQ(o[3], 2u);
-          EXPECT_EQ(o[4], cx);
-          EXPECT_EQ(o[5], cy);
-          EXPECT_EQ(o[6], 2u);
-          EXPECT_EQ(o[7], 3u);
-          EXPECT_EQ(o[8], lane);
-          EXPECT_EQ(o[9], linearTid / 32);
-          EXPECT_EQ(o[10], cta % 3);
-          EXPECT_EQ(o[11], 3u);
-          EXPECT_EQ(o[12], (1u << lane) - 1);
-          EXPECT_EQ(o[13], ~((1u << lane) - 1));
-          EXPECT_EQ(o[14], 64u);
-          EXPECT_EQ(o[15], 64u);
-          EXPECT_EQ(o[16], 1u << lane);
-          EXPECT_EQ(o[17], lane == 31 ? 0u : ~((2u << lane) - 1));
-          EXPECT_EQ(o[18], 19u);  // %clock64 counts the warp's instructions executed before it
-          EXPECT_EQ(o[19], lane == 31 ? 0xFFFFFFFFu : (2u << lane) - 1);
-        }
-}
-
-TEST(Runtime, PrintfFormatsEveryLaneInOrder) {
-  const std::string text = ptxModule(R"(
-.extern .func  (.param .b32 func_retval0) vprintf
-(
-	.param .b64 vprintf_param_0,
-	.param .b64 vprintf_param_1
-)
-;
-)" + ptxString("fmtstr", "t=%d v=%6.2f s=%s c=%c x=%#x ll=%lld u=%u%%\n") +
-                                       ptxString("word", "hi") + ptxString("plain", "no args\n") + R"(
-.visible .entry pr()
-{
-  .local .align 8 .b8 __local_depot0[48];
-  .reg .b64 %SP;
-  .reg .b64 %SPL;
-  .reg .pred %p<3>;
-  .reg .b32 %r<10>;
-  .reg .f64 %fd<3>;
-  .reg .b64 %rd<10>;
-  mov.u64 %SPL, __local_depot0;
-  cvta.local.u64 %SP, %SPL;
-  mov.u32 %r1, %tid.x;
-  and.b32 %r2, %r1, 3;
-  setp.eq.u32 %p1, %r2, 0;
-  @%p1 bra DONE;
-  setp.gt.u32 %p2, %r1, 6;
-  @%p2 bra DONE;
-  add.u64 %rd1, %SP, 0;
-  add.u64 %rd2, %SPL, 0;
-  st.local.u32 [%rd2], %r1;
-  cvt.rn.f64.u32 %fd1, %r1;
-  mul.f64 %fd2, %fd1, 0d3FF4000000000000;
-  st.local.f64 [%rd2+8], %fd2;
-  mov.u64 %rd3, word;
-  cvta.global.u64 %rd4, %rd3;
-  st.local.u64 [%rd2+16], %rd4;
-  add.u32 %r3, %r1, 65;
-  st.local.u32 [%rd2+24], %r3;
-  mul.lo.u32 %r4, %r1, 255;
-  st.local.u32 [%rd2+28], %r4;
-  cvt.s64.s32 %rd5, %r1;
-  neg.s64 %rd5, %rd5;
-  mul.lo.s64 %rd5, %rd5, 10000000000;
-  st.local.u64 [%rd2+32], %rd5;
-  mov.u32 %r5, 4000000000;
-  st.local.u32 [%rd2+40], %r5;
-  mov.u64 %rd6, fmtstr;
-  cvta.global.u64 %rd7, %rd6;
-  {
-  .param .b64 param0;
-  st.param.b64 [param0+0], %rd7;
-  .param .b64 param1;
-  st.param.b64 [param1+0], %rd1;
-  .param .b32 retval0;
-  call.uni (retval0), vprintf, (param0, param1);
-  ld.param.b32 %r6, [retval0+0];
-  }
-DONE:
-  setp.ne.u32 %p1, %r1, 0;
-  @%p1 bra END;
-  mov.u64 %rd8, plain;
-  cvta.global.u64 %rd9, %rd8;
-  {
-  .param .b64 param0;
-  st.param.b64 [param0+0], %rd9;
-  .param .b64 param1;
-  st.param.b64 [param1+0], 0;
-  .param .b32 retval0;
-  call.uni (retval0), vprintf, (param0, param1);
-  ld.param.b32 %r7, [retval0+0];
-  }
-END:
-  ret;
-}
-)");
-  KernelRunner r(text);
-  LaunchResult res = r.launch("pr", {1, 1, 1}, {32, 1, 1});
-  ASSERT_TRUE(res.ok) << res.error;
-  EXPECT_EQ(r.printed.str(),
-            "t=1 v=  1.25 s=hi c=B x=0xff ll=-10000000000 u=4000000000%\n"
-            "t=2 v=  2.50 s=hi c=C x=0x1fe ll=-20000000000 u=4000000000%\n"
-            "t=3 v=  3.75 s=hi c=D x=0x2fd ll=-30000000000 u=4000000000%\n"
-            "t=5 v=  6.25 s=hi c=F x=0x4fb ll=-50000000000 u=4000000000%\n"
-            "t=6 v=  7.50 s=hi c=G x=0x5fa ll=-60000000000 u=4000000000%\n"
-            "no args\n");
-}
-
-TEST(Runtime, TrapAndBreakpointStopTheKernel) {
+TEST(Launch, TrapAndBreakpointStopTheKernel) {
   KernelRunner r(ptxModule(R"(
 .visible .entry t()
 {
@@ -225,7 +48,7 @@ LOOP:
 }
 )";
 
-TEST(Runtime, InstructionLimitStopsAnInfiniteLoop) {
+TEST(Launch, InstructionLimitStopsAnInfiniteLoop) {
   KernelRunner r(ptxModule(kSpin));
   r.options.maxWarpInstructions = 1000;
   LaunchResult res = r.launch("spin", {1, 1, 1}, {64, 1, 1});
@@ -245,7 +68,7 @@ TEST(Runtime, InstructionLimitStopsAnInfiniteLoop) {
   EXPECT_EQ(count.n, 1000u);
 }
 
-TEST(Runtime, LaunchValidation) {
+TEST(Launch, LaunchValidation) {
   KernelRunner r(ptxModule(R"(
 .visible .entry k(.param .u64 p)
 {
@@ -297,7 +120,7 @@ TEST(Runtime, LaunchValidation) {
   EXPECT_EQ(res.warpInstructions, 0u);
 }
 
-TEST(Runtime, LinkErrorsNameFileAndLine) {
+TEST(Launch, LinkErrorsNameFileAndLine) {
   auto linkError = [](const std::string& body) -> std::string {
     try {
       KernelRunner r(ptxModule(body));
@@ -342,7 +165,7 @@ TEST(Runtime, LinkErrorsNameFileAndLine) {
 }
 
 // The record of a global load: masks, registers, addresses, values.
-TEST(Runtime, ExecRecordDescribesLoadsAndBranches) {
+TEST(Launch, ExecRecordDescribesLoadsAndBranches) {
   KernelRunner r(ptxModule(R"(
 .visible .entry rec(.param .u64 p)
 {
@@ -396,7 +219,7 @@ DONE:
 }
 
 // Generic accesses report the issued generic address and the space each lane resolved to.
-TEST(Runtime, ExecRecordOfGenericAccesses) {
+TEST(Launch, ExecRecordOfGenericAccesses) {
   KernelRunner r(ptxModule(R"(
 .visible .entry gen(.param .u64 p)
 {

@@ -1,3 +1,4 @@
+// A kernel exactly as nvcc emits it, through parser, linker and engine.
 #include <gtest/gtest.h>
 #include "func/testing/kernel_runner.h"
 
@@ -5,7 +6,7 @@ namespace warpsim::func {
 namespace {
 using testing::KernelRunner;
 
-TEST(Smoke, VectorAdd) {
+TEST(EndToEnd, VectorAddAsEmittedByNvcc) {
   std::string text = R"(
 .version 9.0
 .target sm_80
