@@ -143,6 +143,7 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config)
   run.printfOut = options_.printfOutput;
   if (options_.numSms != 0) run.numSms = options_.numSms;
   if (options_.maxWarpInstructions != 0) run.maxWarpInstructions = options_.maxWarpInstructions;
+  if (options_.localStackBytes != 0) run.localStackBytes = options_.localStackBytes;
 
   auto start = std::chrono::steady_clock::now();
   report.result = func::runKernel(kernel.program(), kernel.index(), config, *memory_, run);

@@ -33,6 +33,7 @@ struct DeviceOptions {
   uint64_t memoryBytes = 0;          // device memory capacity; 0: the engine's default
   uint32_t numSms = 0;               // SMs the engine distributes CTAs over; 0: its default
   uint64_t maxWarpInstructions = 0;  // per launch; 0: unlimited
+  uint32_t localStackBytes = 0;      // per-thread call stack beyond the kernel's frame; 0: default
   std::ostream* printfOutput = nullptr;  // device printf; nullptr: std::cout
   bool collectStats = true;          // attach a KernelStatsObserver to every launch
   // Resource usage of kernels: Auto runs ptxas when available (once per module, on first

@@ -6,10 +6,23 @@
 
 namespace warpsim::runtime {
 
+namespace {
+
+// Bit count of a lane mask. Written out because std::popcount compiles to a library call
+// unless the build targets a CPU with POPCNT, and this runs once per warp-instruction.
+inline unsigned lanes(uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  m = (m + (m >> 4)) & 0x0F0F0F0Fu;
+  return (m * 0x01010101u) >> 24;
+}
+
+}  // namespace
+
 void KernelStatsObserver::onExec(const func::ExecRecord& r) {
   ++stats_.warpInstructions;
-  stats_.activeLanes += static_cast<unsigned>(std::popcount(r.issueMask));
-  unsigned executed = static_cast<unsigned>(std::popcount(r.execMask));
+  stats_.activeLanes += lanes(r.issueMask);
+  unsigned executed = lanes(r.execMask);
   stats_.executedLanes += executed;
   if (r.instr != nullptr) ++stats_.classMix[static_cast<size_t>(ir::opClass(*r.instr))];
   if (r.accessBytes != 0) {

@@ -88,3 +88,32 @@ TEST(Calls, RegisterPressureKernelUnderMaxnreg) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+TEST(Calls, CallStackOverflowIsAnErrorNamingTheKernel) {
+  runtime::DeviceOptions options = testOptions();
+  options.localStackBytes = 16;  // far too small for 18 nested calls
+  runtime::Device gpu(options);
+  runtime::Module mod = gpu.loadModuleFile(cudaPtx("recursion"));
+  uint64_t dIn = gpu.upload(std::vector<unsigned>{18}), dFib = gpu.malloc(4), dFact = gpu.malloc(8);
+  try {
+    gpu.launch(mod.kernel("recursive_calls"), {1}, {1}, 0, dIn, dFib, dFact, 1);
+    FAIL() << "expected a stack overflow";
+  } catch (const runtime::LaunchError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("recursive_calls"), std::string::npos) << what;
+    EXPECT_NE(what.find("recursion.ptx:"), std::string::npos) << what;
+    EXPECT_NE(what.find("stack"), std::string::npos) << what;
+  }
+  // The default stack holds the same recursion.
+  runtime::Device roomy(testOptions());
+  runtime::Module again = roomy.loadModuleFile(cudaPtx("recursion"));
+  uint64_t in2 = roomy.upload(std::vector<unsigned>{18}), fib2 = roomy.malloc(4), fact2 = roomy.malloc(8);
+  roomy.launch(again.kernel("recursive_calls"), {1}, {1}, 0, in2, fib2, fact2, 1);
+  EXPECT_EQ(roomy.download<unsigned>(fib2, 1)[0], 2584u);
+}
+
+}  // namespace
+}  // namespace warpsim::test
