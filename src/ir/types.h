@@ -39,6 +39,9 @@ constexpr bool isBits(Type t) {
   return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128;
 }
 
+// PTX spelling of a type without the dot ("u32", "pred"; "" for None).
+const char* typeName(Type t);
+
 // State spaces. Param is split by the lowering into the two places a .param can live:
 // the kernel's argument buffer (uniform across the grid) and a per-thread call frame
 // (arguments and return values of .func calls, callseq declarations).

@@ -10,32 +10,8 @@ namespace warpsim::app {
 
 namespace {
 
-const char* typeName(ir::Type t) {
-  switch (t) {
-    case ir::Type::None: return "";
-    case ir::Type::B8: return ".b8";
-    case ir::Type::B16: return ".b16";
-    case ir::Type::B32: return ".b32";
-    case ir::Type::B64: return ".b64";
-    case ir::Type::B128: return ".b128";
-    case ir::Type::U8: return ".u8";
-    case ir::Type::U16: return ".u16";
-    case ir::Type::U32: return ".u32";
-    case ir::Type::U64: return ".u64";
-    case ir::Type::S8: return ".s8";
-    case ir::Type::S16: return ".s16";
-    case ir::Type::S32: return ".s32";
-    case ir::Type::S64: return ".s64";
-    case ir::Type::F16: return ".f16";
-    case ir::Type::F16x2: return ".f16x2";
-    case ir::Type::BF16: return ".bf16";
-    case ir::Type::BF16x2: return ".bf16x2";
-    case ir::Type::F32: return ".f32";
-    case ir::Type::F64: return ".f64";
-    case ir::Type::Pred: return ".pred";
-  }
-  return "?";
-}
+std::string typeSuffix(ir::Type t) { return std::string(".") + ir::typeName(t); }
+
 
 const char* spaceDirective(ir::Space s) {
   switch (s) {
@@ -52,9 +28,9 @@ std::string paramList(const std::vector<ir::Param>& params) {
     if (!out.empty()) out += ", ";
     // Byte arrays (structs by value) print as .b8 name[size].
     if (p.size > ir::bytes(p.type) && ir::bytes(p.type) != 0) {
-      out += fmt::format("{} {}[{}]", typeName(p.type), p.name, p.size / ir::bytes(p.type));
+      out += fmt::format("{} {}[{}]", typeSuffix(p.type), p.name, p.size / ir::bytes(p.type));
     } else {
-      out += fmt::format("{}{} {}", typeName(p.type), p.isPointer ? " .ptr" : "", p.name);
+      out += fmt::format("{}{} {}", typeSuffix(p.type), p.isPointer ? " .ptr" : "", p.name);
     }
     out += fmt::format(" @{}", p.offset);
   }
@@ -111,7 +87,7 @@ int checkPtx(const CheckArgs& args) {
     if (s.space == ir::Space::Global || s.space == ir::Space::Const) {
       where = fmt::format(" at 0x{:x}", module.symbolAddress(s.name));
     }
-    fmt::print("  {} {} {}: {} bytes{}{}\n", spaceDirective(s.space), typeName(s.elemType),
+    fmt::print("  {} {} {}: {} bytes{}{}\n", spaceDirective(s.space), typeSuffix(s.elemType),
                s.name, s.size, s.isDynamicShared ? " (dynamic)" : "", where);
   }
   return 0;

@@ -8,36 +8,10 @@
 namespace warpsim::func {
 namespace intalu {
 
-const char* typeName(ir::Type t) {
-  switch (t) {
-    case ir::Type::None: return "none";
-    case ir::Type::B8: return "b8";
-    case ir::Type::B16: return "b16";
-    case ir::Type::B32: return "b32";
-    case ir::Type::B64: return "b64";
-    case ir::Type::B128: return "b128";
-    case ir::Type::U8: return "u8";
-    case ir::Type::U16: return "u16";
-    case ir::Type::U32: return "u32";
-    case ir::Type::U64: return "u64";
-    case ir::Type::S8: return "s8";
-    case ir::Type::S16: return "s16";
-    case ir::Type::S32: return "s32";
-    case ir::Type::S64: return "s64";
-    case ir::Type::F16: return "f16";
-    case ir::Type::F16x2: return "f16x2";
-    case ir::Type::BF16: return "bf16";
-    case ir::Type::BF16x2: return "bf16x2";
-    case ir::Type::F32: return "f32";
-    case ir::Type::F64: return "f64";
-    case ir::Type::Pred: return "pred";
-  }
-  return "?";
-}
 
 ExecFn unsupported(const ir::Instr& in, std::string* error, const std::string& why) {
   if (error != nullptr) {
-    *error = std::string(ir::opName(in.op)) + "." + typeName(in.type) + ": " + why;
+    *error = std::string(ir::opName(in.op)) + "." + ir::typeName(in.type) + ": " + why;
   }
   return nullptr;
 }

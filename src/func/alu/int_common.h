@@ -12,8 +12,6 @@
 
 namespace warpsim::func::intalu {
 
-// PTX spelling of a type suffix without the dot ("u32", "pred").
-const char* typeName(ir::Type t);
 
 // Sets *error to "<op>.<type>: <why>" and returns nullptr, for use as `return unsupported(...)`.
 ExecFn unsupported(const ir::Instr& in, std::string* error, const std::string& why);
