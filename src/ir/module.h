@@ -64,7 +64,9 @@ struct RegInfo {
 struct BasicBlock {
   uint32_t first = 0, last = 0;          // instruction index range [first, last]
   std::vector<uint32_t> succs, preds;    // block indices
-  uint32_t ipdom = kNoTarget;            // immediate post-dominator block (kNoTarget: exit)
+  // Immediate post-dominator block, computed ignoring paths that end in exit/trap (lanes that
+  // stay reconverge where they meet); kNoTarget: the function exit.
+  uint32_t ipdom = kNoTarget;
 };
 
 struct Function {
