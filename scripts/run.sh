@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the dependencies, builds warpsim (Release, in build/) and runs the default bundled
-# example. Extra arguments go to `warpsim run` (e.g. scripts/run.sh matmul --stats out.json).
+# Installs the dependencies, builds warpsim (Release, in build/) and runs the default workload
+# (sgemm-tiled, default size). Extra arguments go to `warpsim run`
+# (e.g. scripts/run.sh histogram --size small --stats out.json, or scripts/run.sh --all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

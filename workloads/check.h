@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "examples/example.h"
-#include "examples/input.h"
+#include "workload.h"
+#include "input.h"
 #include "runtime/device.h"
 
 namespace warpsim::workloads {
@@ -18,13 +18,13 @@ inline uint32_t ceilDiv(uint64_t a, uint64_t b) { return static_cast<uint32_t>((
 
 // Launches a kernel and records its report in the run's launch list.
 template <class... Args>
-void launch(app::ExampleContext& ctx, const runtime::Kernel& kernel, func::Dim3 grid,
+void launch(WorkloadContext& ctx, const runtime::Kernel& kernel, func::Dim3 grid,
             func::Dim3 block, uint32_t dynamicSharedBytes, const Args&... args) {
   ctx.reports.push_back(ctx.device.launch(kernel, grid, block, dynamicSharedBytes, args...));
 }
 
 // A real uniform in [lo, hi) with 53 random bits (deterministic, platform independent).
-inline double uniformReal(app::InputGenerator& gen, double lo, double hi) {
+inline double uniformReal(InputGenerator& gen, double lo, double hi) {
   return lo + (hi - lo) * static_cast<double>(gen.next() >> 11) * 0x1.0p-53;
 }
 
@@ -32,7 +32,7 @@ inline double uniformReal(app::InputGenerator& gen, double lo, double hi) {
 constexpr double kFloatUnit = 0x1.0p-24;
 constexpr double kDoubleUnit = 0x1.0p-53;
 
-inline app::ExampleOutcome fail(std::string message) { return {false, std::move(message)}; }
+inline Outcome fail(std::string message) { return {false, std::move(message)}; }
 
 // The first element where got != expect, as "<what>[i] = got expected expect"; empty when all
 // are equal (bit-exact comparison for integers and for float results that are exact).

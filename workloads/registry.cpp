@@ -84,11 +84,30 @@ uint64_t presetSize(const Workload& w, SizePreset preset) {
   return w.defaultSize;
 }
 
-void registerAll(app::ExampleRegistry& registry) {
-  for (Workload& w : allWorkloads()) {
-    registry.add({w.name, fmt::format("[{}] {}", w.category, w.description), w.defaultSize,
-                  w.maxSize, w.sizeMeaning, std::move(w.run)});
+const char* presetName(SizePreset preset) {
+  switch (preset) {
+    case SizePreset::Small:
+      return "small";
+    case SizePreset::Default:
+      return "default";
+    case SizePreset::Large:
+      return "large";
   }
+  return "default";
+}
+
+std::optional<SizePreset> parsePreset(std::string_view name) {
+  if (name == "small") return SizePreset::Small;
+  if (name == "default") return SizePreset::Default;
+  if (name == "large") return SizePreset::Large;
+  return std::nullopt;
+}
+
+const Workload* findWorkload(const std::vector<Workload>& all, std::string_view name) {
+  for (const Workload& w : all) {
+    if (w.name == name) return &w;
+  }
+  return nullptr;
 }
 
 std::string_view workloadPtx(std::string_view name) {

@@ -32,8 +32,8 @@ TEST_P(WorkloadSmall, VerifiesAgainstCpuReference) {
   options.resources = runtime::DeviceOptions::Resources::Estimate;  // no ptxas per module
   runtime::Device device(options);
   std::vector<runtime::LaunchReport> reports;
-  app::ExampleContext ctx{device, w.smallSize, 1, reports};
-  app::ExampleOutcome outcome;
+  WorkloadContext ctx{device, w.smallSize, 1, reports};
+  Outcome outcome;
   try {
     outcome = w.run(ctx);
   } catch (const runtime::LaunchError& e) {
@@ -76,19 +76,22 @@ TEST(WorkloadCatalogue, NamesUniqueCategoriesKnownSizesOrdered) {
   }
 }
 
-TEST(WorkloadCatalogue, RegistersEveryWorkloadAsAnExample) {
-  app::ExampleRegistry registry;
-  registerAll(registry);
+TEST(WorkloadCatalogue, FindsByNameAndHasTheDefault) {
   std::vector<Workload> all = allWorkloads();
-  ASSERT_EQ(registry.all().size(), all.size());
-  for (const Workload& w : all) {
-    const app::Example* e = registry.find(w.name);
-    ASSERT_NE(e, nullptr) << w.name;
-    EXPECT_EQ(e->defaultSize, w.defaultSize);
-    EXPECT_EQ(e->maxSize, w.maxSize);
-    EXPECT_EQ(e->description, "[" + w.category + "] " + w.description);
+  const Workload* w = findWorkload(all, "spill");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->category, "private");
+  EXPECT_EQ(findWorkload(all, "no-such-workload"), nullptr);
+  EXPECT_NE(findWorkload(all, kDefaultWorkload), nullptr);
+}
+
+TEST(WorkloadCatalogue, SizePresetNamesRoundTrip) {
+  for (SizePreset p : {SizePreset::Small, SizePreset::Default, SizePreset::Large}) {
+    EXPECT_EQ(parsePreset(presetName(p)), p);
   }
-  EXPECT_THROW(registerAll(registry), runtime::Error);  // names already taken
+  EXPECT_EQ(parsePreset("huge"), std::nullopt);
+  EXPECT_EQ(parsePreset(""), std::nullopt);
+  EXPECT_EQ(parsePreset("Small"), std::nullopt);  // case matters
 }
 
 TEST(WorkloadCatalogue, UnknownPtxNameThrows) {

@@ -1,21 +1,36 @@
-// The bundled workload suite: self-checking CUDA programs (workloads/<name>/) that the warpsim
-// command line runs like its examples.
+// The bundled workload suite: self-checking CUDA programs (workloads/<name>/), the programs the
+// warpsim command line runs.
 //
 // Each workload directory holds the kernels (<name>.cu), the PTX nvcc emitted for them
 // (<name>.ptx, committed and embedded in the binary) and a host driver (driver.cpp) that
 // generates deterministic input, runs the launch sequence and checks the result against a CPU
-// reference. One problem-size number (ExampleContext::size) scales a workload; its meaning is
+// reference. One problem-size number (WorkloadContext::size) scales a workload; its meaning is
 // in sizeMeaning and three presets name the sizes the suite is run at.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "examples/example.h"
+#include "runtime/device.h"
 
 namespace warpsim::workloads {
+
+// What a driver runs on: the device, the problem size and seed, and the list every launch
+// report is appended to (in launch order).
+struct WorkloadContext {
+  runtime::Device& device;
+  uint64_t size;
+  uint64_t seed;
+  std::vector<runtime::LaunchReport>& reports;
+};
+
+struct Outcome {
+  bool passed = false;
+  std::string detail;  // what was checked, or the first mismatch
+};
 
 struct Workload {
   std::string name;          // also the directory and PTX name
@@ -27,17 +42,23 @@ struct Workload {
   uint64_t defaultSize = 0;  // a few seconds at most
   uint64_t largeSize = 0;
   uint64_t maxSize = 0;  // the largest size the driver accepts
-  std::function<app::ExampleOutcome(app::ExampleContext&)> run;
+  std::function<Outcome(WorkloadContext&)> run;
 };
 
 enum class SizePreset : uint8_t { Small, Default, Large };
 uint64_t presetSize(const Workload& w, SizePreset preset);
+const char* presetName(SizePreset preset);
+// "small", "default" or "large"; nullopt for anything else.
+std::optional<SizePreset> parsePreset(std::string_view name);
 
 // Every workload, in catalogue order (grouped by category).
 std::vector<Workload> allWorkloads();
 
-// Adds every workload to `registry` as an app::Example ("[category] description").
-void registerAll(app::ExampleRegistry& registry);
+// The workload `name` in `all`, or nullptr.
+const Workload* findWorkload(const std::vector<Workload>& all, std::string_view name);
+
+// The workload `warpsim run` runs when none is named.
+inline constexpr std::string_view kDefaultWorkload = "sgemm-tiled";
 
 // The embedded PTX of workload `name`; throws runtime::Error when there is none.
 std::string_view workloadPtx(std::string_view name);

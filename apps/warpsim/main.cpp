@@ -1,4 +1,4 @@
-// warpsim: run bundled example programs on the simulator and inspect PTX files. This file wires
+// warpsim: run the workload suite on the simulator and inspect PTX files. This file wires
 // the command-line options (CLI11) to the subcommands in commands/.
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -44,12 +44,16 @@ int main(int argc, char** argv) {
 
   RunArgs run;
   CLI::App* runCmd = app.add_subcommand(
-      "run", "Run a bundled example program, verify it against a CPU reference and print a "
-             "summary (exit status 3 when verification fails)");
-  runCmd->add_option("example", run.example,
-                     "Example to run (see `warpsim list`); default: the first listed");
-  runCmd->add_option("--size", run.size, "Problem size (meaning depends on the example)")
-      ->check(kAtLeastOne);
+      "run", "Run a workload of the suite, verify it against its CPU reference and print a "
+             "summary (exit status 3 when verification fails, 1 on an error)");
+  runCmd->add_option("workload", run.workload,
+                     "Workload to run (see `warpsim list`); default: sgemm-tiled");
+  runCmd->add_option("--size", run.size,
+                     "small, default, large, or a problem size (meaning depends on the workload)")
+      ->capture_default_str();
+  runCmd->add_option("--mode", run.mode,
+                     "functional (timing: not built yet, refused)")->capture_default_str();
+  runCmd->add_flag("--all", run.all, "Run every workload, one line each, and count the passes");
   runCmd->add_option("--seed", run.seed, "Seed of the input generator")->capture_default_str();
   runCmd->add_option("--stats", run.statsFile, "Write the statistics as JSON to this file");
   runCmd->add_option("--sms", run.sms, "Number of SMs the CTAs are spread over (%nsmid)")
@@ -60,7 +64,8 @@ int main(int argc, char** argv) {
                    "Also print instruction mix, memory traffic and branches per kernel");
   runCmd->add_flag("-q,--quiet", run.quiet, "Print nothing (use with --stats)");
 
-  CLI::App* listCmd = app.add_subcommand("list", "List the bundled example programs");
+  CLI::App* listCmd = app.add_subcommand(
+      "list", "List the workloads: name, category, description and sizes");
 
   CheckArgs check;
   CLI::App* checkCmd = app.add_subcommand(
@@ -91,8 +96,8 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (runCmd->parsed()) return runExample(run);
-    if (listCmd->parsed()) return listExamples();
+    if (runCmd->parsed()) return run.all ? runAllWorkloads(run) : runWorkload(run);
+    if (listCmd->parsed()) return listWorkloads();
     if (checkCmd->parsed()) return checkPtx(check);
   } catch (const std::exception& e) {
     return fail(e.what(), 1);

@@ -23,11 +23,15 @@ nlohmann::json toJson(const ResourceUsage& u) {
   };
 }
 
-nlohmann::json toJson(const KernelStats& s) {
+nlohmann::json mixJson(const KernelStats& s) {
   nlohmann::json mix = nlohmann::json::object();
   for (size_t c = 0; c < kNumOpClasses; ++c) {
     if (s.classMix[c] != 0) mix[className(c)] = s.classMix[c];
   }
+  return mix;
+}
+
+nlohmann::json memoryJson(const KernelStats& s) {
   nlohmann::json memory = nlohmann::json::object();
   for (size_t sp = 0; sp < kNumSpaces; ++sp) {
     const SpaceTraffic& t = s.traffic[sp];
@@ -38,6 +42,34 @@ nlohmann::json toJson(const KernelStats& s) {
         {"bytes", t.bytes},
     };
   }
+  return memory;
+}
+
+KernelStats sumStats(const std::vector<LaunchReport>& reports) {
+  KernelStats sum;
+  for (const LaunchReport& r : reports) {
+    const KernelStats& s = r.stats;
+    sum.warpInstructions += s.warpInstructions;
+    sum.activeLanes += s.activeLanes;
+    sum.executedLanes += s.executedLanes;
+    for (size_t c = 0; c < kNumOpClasses; ++c) sum.classMix[c] += s.classMix[c];
+    for (size_t sp = 0; sp < kNumSpaces; ++sp) {
+      sum.traffic[sp].instructions += s.traffic[sp].instructions;
+      sum.traffic[sp].laneAccesses += s.traffic[sp].laneAccesses;
+      sum.traffic[sp].bytes += s.traffic[sp].bytes;
+    }
+    sum.loads += s.loads;
+    sum.stores += s.stores;
+    sum.atomics += s.atomics;
+    sum.branches += s.branches;
+    sum.divergentBranches += s.divergentBranches;
+  }
+  return sum;
+}
+
+nlohmann::json toJson(const KernelStats& s) {
+  nlohmann::json mix = mixJson(s);
+  nlohmann::json memory = memoryJson(s);
   return {
       {"warp_instructions", s.warpInstructions},
       {"active_lanes", s.activeLanes},
@@ -68,6 +100,31 @@ nlohmann::json toJson(const LaunchReport& r) {
       {"thread_instructions_per_second", r.threadInstructionsPerSecond()},
       {"resources", toJson(r.resources)},
       {"stats", toJson(r.stats)},
+  };
+}
+
+nlohmann::json kernelJson(const LaunchReport& r) {
+  const KernelStats& s = r.stats;
+  return {
+      {"name", r.kernel},
+      {"grid", dim(r.grid)},
+      {"block", dim(r.block)},
+      {"regs_per_thread", r.resources.registers},
+      {"shared_bytes", r.resources.sharedBytes + r.dynamicSharedBytes},
+      {"dynamic_shared_bytes", r.dynamicSharedBytes},
+      {"local_bytes", r.resources.localBytes},
+      {"resource_source", sourceName(r.resources.source)},
+      {"warp_instructions", r.result.warpInstructions},
+      {"thread_instructions", r.result.threadInstructions},
+      {"simd_efficiency", s.simdEfficiency()},
+      {"instruction_mix", mixJson(s)},
+      {"memory", memoryJson(s)},
+      {"loads", s.loads},
+      {"stores", s.stores},
+      {"atomics", s.atomics},
+      {"branches", s.branches},
+      {"divergent_branches", s.divergentBranches},
+      {"wall_seconds", r.wallSeconds},
   };
 }
 

@@ -1,6 +1,7 @@
 // JSON form of launch reports (the fields are documented in docs/stats.md).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "runtime/launch_report.h"
 
@@ -9,5 +10,16 @@ namespace warpsim::runtime {
 nlohmann::json toJson(const ResourceUsage& usage);
 nlohmann::json toJson(const KernelStats& stats);
 nlohmann::json toJson(const LaunchReport& report);
+
+// One entry of a stats file's "kernels" list (docs/stats.md): launch shape, resources, counts,
+// instruction mix, memory traffic per state space and branches, flat.
+nlohmann::json kernelJson(const LaunchReport& report);
+// The instruction-class mix ({class: warp instructions}) and per-space traffic
+// ({space: {instructions, lane_accesses, bytes}}) of `stats`, zero entries left out.
+nlohmann::json mixJson(const KernelStats& stats);
+nlohmann::json memoryJson(const KernelStats& stats);
+
+// The element-wise sum of the statistics of several launches.
+KernelStats sumStats(const std::vector<LaunchReport>& reports);
 
 }  // namespace warpsim::runtime

@@ -33,58 +33,112 @@ TEST(Cli, HelpOnEverySubcommand) {
   }
 }
 
-TEST(Cli, ListNamesTheBundledExamples) {
+TEST(Cli, ListShowsEveryWorkloadWithCategoryAndSizes) {
   CliResult r = runCli({"list"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "vecadd-reduce"));
-  EXPECT_TRUE(contains(r.out, "matmul"));
-  EXPECT_TRUE(contains(r.out, "histogram"));
+  EXPECT_TRUE(contains(r.out, "27 workloads")) << r.out;
+  // name, category, description, small / default / large sizes and their meaning
+  EXPECT_TRUE(contains(r.out, "sgemm-tiled     dense")) << r.out;
+  EXPECT_TRUE(contains(r.out, "128 / 256 / ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "spill           private")) << r.out;
+  EXPECT_TRUE(contains(r.out, "262144 / 4194304 / 16777216 elements")) << r.out;  // vecadd
+  EXPECT_FALSE(contains(r.out, "vecadd-reduce")) << r.out;
 }
 
 TEST(Cli, RunPrintsSummaryAndWritesStatsJson) {
   TempFile statsFile("stats.json", "");
   const std::string& stats = statsFile.path();
-  CliResult r = runCli({"run", "vecadd-reduce", "--size", "3000", "--estimate-resources",
-                        "--stats", stats});
+  CliResult r = runCli({"run", "histogram", "--size", "small", "--seed", "7",
+                        "--estimate-resources", "--stats", stats});
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "verification: PASS")) << r.out;
-  EXPECT_TRUE(contains(r.out, "vector_add")) << r.out;
-  EXPECT_TRUE(contains(r.out, "reduce_shuffle")) << r.out;
+  EXPECT_TRUE(contains(r.out, "workload histogram [reduction], size small = 262144"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "kernels launched: 2")) << r.out;
+  EXPECT_TRUE(contains(r.out, "SIMD efficiency:")) << r.out;
   EXPECT_TRUE(contains(r.out, "thread-inst/s")) << r.out;
+  EXPECT_TRUE(contains(r.out, "verification: PASS")) << r.out;
 
   std::ifstream in(stats);
   nlohmann::json j = nlohmann::json::parse(in);
-  EXPECT_EQ(j["example"], "vecadd-reduce");
-  EXPECT_EQ(j["size"], 3000);
-  EXPECT_EQ(j["verification"]["passed"], true);
-  // vector_add, saxpy, then reduction passes 3000 -> 12 -> 1 partial sums.
-  ASSERT_EQ(j["launches"].size(), 4u);
-  EXPECT_EQ(j["launches"][0]["kernel"], "vector_add");
-  EXPECT_EQ(j["launches"][0]["grid"], nlohmann::json::array({12, 1, 1}));
-  EXPECT_EQ(j["launches"][0]["resources"]["source"], "estimate");
-  uint64_t sum = 0;
-  for (const auto& l : j["launches"]) sum += l["thread_instructions"].get<uint64_t>();
-  EXPECT_EQ(j["thread_instructions"].get<uint64_t>(), sum);
-  EXPECT_GT(j["launches"][0]["stats"]["memory"]["global"]["bytes"].get<uint64_t>(), 0u);
-  EXPECT_LE(j["launches"][0]["stats"]["simd_efficiency"].get<double>(), 1.0);
+  EXPECT_EQ(j["workload"], "histogram");
+  EXPECT_EQ(j["category"], "reduction");
+  EXPECT_EQ(j["size"], "small");
+  EXPECT_EQ(j["problem_size"], 262144);
+  EXPECT_EQ(j["seed"], 7);
+  EXPECT_EQ(j["mode"], "functional");
+  EXPECT_EQ(j["config"]["name"], "functional-default");
+  EXPECT_EQ(j["config"]["sms"], 80);
+  EXPECT_EQ(j["config"]["resources"], "estimate");
+  EXPECT_EQ(j["verified"], true);
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  uint64_t threads = 0, warps = 0, atomics = 0;
+  for (const auto& k : j["kernels"]) {
+    for (const char* field : {"name", "grid", "block", "regs_per_thread", "shared_bytes",
+                              "local_bytes", "warp_instructions", "thread_instructions",
+                              "simd_efficiency", "instruction_mix", "memory",
+                              "divergent_branches"}) {
+      EXPECT_TRUE(k.contains(field)) << field;
+    }
+    EXPECT_GT(k["simd_efficiency"].get<double>(), 0.0);
+    EXPECT_LE(k["simd_efficiency"].get<double>(), 1.0);
+    EXPECT_EQ(k["block"].size(), 3u);
+    threads += k["thread_instructions"].get<uint64_t>();
+    warps += k["warp_instructions"].get<uint64_t>();
+    atomics += k["atomics"].get<uint64_t>();
+  }
+  // Per-block shared histograms: the first kernel has shared memory, shared atomics and
+  // reads its input from global memory.
+  const auto& first = j["kernels"][0];
+  EXPECT_GT(first["shared_bytes"].get<uint64_t>(), 0u);
+  EXPECT_GT(first["memory"]["shared"]["instructions"].get<uint64_t>(), 0u);
+  EXPECT_GE(first["memory"]["global"]["bytes"].get<uint64_t>(), 262144u * 4);
+  EXPECT_GT(atomics, 0u);
+  EXPECT_EQ(j["totals"]["kernels"], 2);
+  EXPECT_EQ(j["totals"]["thread_instructions"].get<uint64_t>(), threads);
+  EXPECT_EQ(j["totals"]["warp_instructions"].get<uint64_t>(), warps);
+  EXPECT_EQ(j["totals"]["atomics"].get<uint64_t>(), atomics);
+  EXPECT_GT(j["host"]["wall_seconds"].get<double>(), 0.0);
+  EXPECT_GT(j["host"]["thread_instructions_per_second"].get<double>(), 0.0);
 }
 
-TEST(Cli, RunMatmulDetailShowsMixAndMemory) {
-  CliResult r = runCli({"run", "matmul", "--size", "24", "--detail", "--estimate-resources"});
+TEST(Cli, RunDefaultsToSgemmTiledAndDetailShowsMixAndMemory) {
+  CliResult r = runCli({"run", "--size", "32", "--detail", "--estimate-resources"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "workload sgemm-tiled [dense], size custom = 32")) << r.out;
   EXPECT_TRUE(contains(r.out, "verification: PASS")) << r.out;
   EXPECT_TRUE(contains(r.out, "mix:")) << r.out;
   EXPECT_TRUE(contains(r.out, "shared")) << r.out;
 }
 
-TEST(Cli, UnknownExampleIsAOneLineError) {
-  expectOneLineError(runCli({"run", "nonesuch"}), "no example 'nonesuch'");
+TEST(Cli, TimingModeIsRefusedClearly) {
+  expectOneLineError(runCli({"run", "vecadd", "--mode", "timing"}),
+                     "the timing model is not built yet");
+  expectOneLineError(runCli({"run", "--all", "--mode", "timing"}),
+                     "the timing model is not built yet");
+  expectOneLineError(runCli({"run", "vecadd", "--mode", "fast"}), "--mode 'fast' is unknown");
+}
+
+TEST(Cli, RunAllPrintsOneLinePerWorkloadAndACount) {
+  CliResult r = runCli({"run", "--all", "--size", "small", "--estimate-resources"});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  std::vector<std::string> out = lines(r.out);
+  ASSERT_EQ(out.size(), 28u) << r.out;
+  EXPECT_EQ(out[0].rfind("PASS vecadd ", 0), 0u) << out[0];
+  EXPECT_EQ(out[26].rfind("PASS spill ", 0), 0u) << out[26];
+  EXPECT_TRUE(contains(out[27], "27 of 27 workloads passed (size small")) << out[27];
+}
+
+TEST(Cli, UnknownWorkloadIsAOneLineError) {
+  expectOneLineError(runCli({"run", "nonesuch"}), "no workload 'nonesuch'");
+  expectOneLineError(runCli({"run", "vecadd-reduce"}), "no workload 'vecadd-reduce'");
 }
 
 TEST(Cli, BadOptionIsAOneLineError) {
-  expectOneLineError(runCli({"run", "--size", "zero"}), "--size");
+  expectOneLineError(runCli({"run", "--size", "zero"}), "--size 'zero'");
+  expectOneLineError(runCli({"run", "--size", "0"}), "--size '0'");
   expectOneLineError(runCli({"frobnicate"}), "frobnicate");
-  expectOneLineError(runCli({"run", "matmul", "--size", "5000"}), "too large");
+  expectOneLineError(runCli({"run", "sgemm-tiled", "--size", "100000"}), "too large");
+  expectOneLineError(runCli({"run", "vecadd", "--all"}), "--all runs every workload");
 }
 
 TEST(Cli, PtxCheckDescribesKernelsFunctionsAndVariables) {

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "examples/input.h"
+#include "workloads/input.h"
 #include "runtime/device.h"
 
 namespace warpsim::test {
 
-using app::InputGenerator;
+using workloads::InputGenerator;
 
 inline std::string sourceDir() {
   const char* dir = std::getenv("WARPSIM_SOURCE_DIR");

@@ -15,10 +15,10 @@ constexpr float kMomentum = 0.3f;
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   const int chunks = static_cast<int>(ceilDiv(n, kChunk));
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> input(n), weights(static_cast<size_t>(n) * kHidden), bias(kHidden);
   std::vector<double> outWeights(kHidden);
   for (float& v : input) v = static_cast<float>(uniformReal(gen, 0.0, 1.0));

@@ -9,9 +9,9 @@ namespace warpsim::workloads {
 
 namespace {
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   // Directed random graph: out-degree 1..11 (mean 6), targets uniform, plus edges to a few
   // nearby vertices so that most of the graph is reachable but some of it is not.
   std::vector<int> rowStart(n + 1, 0), neighbours;

@@ -19,10 +19,10 @@ double normalCdf(double d) {
   return d > 0 ? 1.0 - tail : tail;
 }
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   const float rate = 0.02f, volatility = 0.30f;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> spot(n), strike(n), years(n);
   for (int i = 0; i < n; ++i) {
     spot[i] = static_cast<float>(uniformReal(gen, 5.0, 30.0));

@@ -12,10 +12,10 @@ namespace {
 constexpr int kRadius = 8;
 constexpr int kTaps = 2 * kRadius + 1;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int w = static_cast<int>(ctx.size), h = w;
   const size_t pixels = static_cast<size_t>(w) * h;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> image(pixels);
   for (float& v : image) v = static_cast<float>(uniformReal(gen, 0.0, 1.0));
   std::vector<float> filter(kTaps);

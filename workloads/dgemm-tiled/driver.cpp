@@ -9,10 +9,10 @@ namespace warpsim::workloads {
 
 namespace {
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   const size_t elems = static_cast<size_t>(n) * n;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<double> a(elems), b(elems), c(elems);
   for (double& v : a) v = uniformReal(gen, -1.0, 1.0);
   for (double& v : b) v = uniformReal(gen, -1.0, 1.0);

@@ -10,10 +10,10 @@ namespace warpsim::workloads {
 
 namespace {
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   const int stride = n + 1;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   // Diagonally dominant A (no pivoting needed) and b = A x for a known x.
   std::vector<float> m(static_cast<size_t>(n) * stride);
   std::vector<double> x(n);

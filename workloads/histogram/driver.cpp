@@ -10,9 +10,9 @@ namespace {
 constexpr int kBins = 256;
 constexpr uint32_t kThreads = 256;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int words = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   // Skewed bytes, like image data: half fall into 16 bins, so atomics on those bins collide.
   std::vector<unsigned> data(words);
   std::vector<unsigned> expect(kBins, 0);

@@ -44,12 +44,12 @@ std::string checkAssign(const std::vector<float>& points, const std::vector<floa
   return {};
 }
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   if (n < kClusters) {
     throw runtime::Error(fmt::format("kmeans: needs at least {} points, not {}", kClusters, n));
   }
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   // Points around kClusters random centres.
   std::vector<float> centres(kClusters * kDims), points(static_cast<size_t>(n) * kDims);
   for (float& c : centres) c = static_cast<float>(uniformReal(gen, 0.0, 10.0));

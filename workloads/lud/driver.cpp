@@ -9,14 +9,14 @@ namespace {
 
 constexpr int kBlock = 16;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   if (n % kBlock != 0) {
     throw runtime::Error(
         fmt::format("lud: the matrix edge must be a multiple of {}, not {}", kBlock, n));
   }
   const size_t elems = static_cast<size_t>(n) * n;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   // Diagonally dominant, so that LU without pivoting is stable.
   std::vector<float> a(elems);
   for (int i = 0; i < n; ++i) {

@@ -10,11 +10,11 @@ namespace {
 
 constexpr int kMaxIterations = 256;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   const size_t pixels = static_cast<size_t>(n) * n;
   // The view [-2.1, 0.5] x [-1.3, 1.3]; the seed shifts it by up to a tenth of its width.
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   const float x0 = static_cast<float>(-2.1 + uniformReal(gen, -0.1, 0.1));
   const float y0 = static_cast<float>(-1.3 + uniformReal(gen, -0.1, 0.1));
   const float step = static_cast<float>(2.6 / n);

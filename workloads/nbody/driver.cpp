@@ -66,9 +66,9 @@ std::string checkStep(const std::vector<Float4>& bodies, const std::vector<Float
   return bad;
 }
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<Float4> bodies(n), vel(n);
   for (Float4& b : bodies) {
     b.x = static_cast<float>(uniformReal(gen, -1.0, 1.0));

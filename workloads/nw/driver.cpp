@@ -8,14 +8,14 @@ namespace {
 
 constexpr int kTile = 32, kSymbols = 24, kGap = 4;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   if (n % kTile != 0) {
     throw runtime::Error(
         fmt::format("nw: the sequence length must be a multiple of {}, not {}", kTile, n));
   }
   const int stride = n + 1;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<int> a(n), b(n), substitution(kSymbols * kSymbols);
   for (int& s : a) s = static_cast<int>(gen.uniform(0, kSymbols - 1));
   // The second sequence is a mutated copy of the first, so the best alignment is not trivial.

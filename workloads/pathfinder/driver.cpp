@@ -8,9 +8,9 @@ namespace {
 
 constexpr int kRows = 96, kRowsPerLaunch = 16, kBlock = 256;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int cols = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<int> wall(static_cast<size_t>(kRows) * cols);
   for (int& w : wall) w = static_cast<int>(gen.uniform(0, 9));
   // Verification is exact: integer costs.

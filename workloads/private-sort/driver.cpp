@@ -10,10 +10,10 @@ namespace {
 
 constexpr int kKeys = 32;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int segments = static_cast<int>(ctx.size);
   const size_t keys = static_cast<size_t>(segments) * kKeys;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<int> in(keys);
   for (int& k : in) k = static_cast<int>(gen.uniform(-1000, 1000));  // with duplicates
   // Verification is exact: each strided segment sorted on the CPU.

@@ -11,9 +11,9 @@ namespace {
 
 constexpr uint32_t kThreads = 256;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> data(n);
   for (float& v : data) v = static_cast<float>(uniformReal(gen, -10.0, 10.0));
 

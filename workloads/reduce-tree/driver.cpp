@@ -8,9 +8,9 @@ namespace {
 
 constexpr uint32_t kThreads = 256;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<unsigned> data(n);
   for (unsigned& v : data) v = static_cast<unsigned>(gen.next());
   // Verification is exact: sums modulo 2^32 do not depend on the order of the additions.

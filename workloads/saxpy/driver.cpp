@@ -10,9 +10,9 @@ namespace {
 constexpr int kPasses = 4;
 constexpr float kAlphas[kPasses] = {1.5f, -0.75f, 2.0f, 0.25f};
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> x(n), y(n);
   for (int i = 0; i < n; ++i) {
     x[i] = gen.dyadic(-4096, 4096, 8);

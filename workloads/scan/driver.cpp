@@ -14,7 +14,7 @@ struct ScanKernels {
 };
 
 // Exclusive scan of `n` values at `in` into `out`.
-void scan(app::ExampleContext& ctx, const ScanKernels& k, uint64_t in, uint64_t out, int n) {
+void scan(WorkloadContext& ctx, const ScanKernels& k, uint64_t in, uint64_t out, int n) {
   runtime::Device& gpu = ctx.device;
   uint32_t blocks = ceilDiv(n, kPerBlock);
   uint64_t sums = gpu.malloc(blocks * sizeof(unsigned));
@@ -28,9 +28,9 @@ void scan(app::ExampleContext& ctx, const ScanKernels& k, uint64_t in, uint64_t 
   gpu.free(sums);
 }
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<unsigned> data(n);
   for (unsigned& v : data) v = static_cast<unsigned>(gen.next());
   // Verification is exact: sums modulo 2^32 do not depend on the order of the additions.

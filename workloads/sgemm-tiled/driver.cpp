@@ -6,10 +6,10 @@ namespace warpsim::workloads {
 
 namespace {
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   const size_t elems = static_cast<size_t>(n) * n;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> a(elems), b(elems), c(elems);
   for (float& v : a) v = gen.dyadic(-16, 16, 4);
   for (float& v : b) v = gen.dyadic(-16, 16, 4);

@@ -9,10 +9,10 @@ namespace {
 
 constexpr int kWords = 32, kRounds = 16;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int threads = static_cast<int>(ctx.size);
   const size_t words = static_cast<size_t>(threads) * kWords;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<unsigned> seeds(words);
   for (unsigned& s : seeds) s = static_cast<unsigned>(gen.next());
   // Verification is exact: 32-bit unsigned arithmetic, wrapping the same way on both sides.

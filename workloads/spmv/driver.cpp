@@ -9,9 +9,9 @@ namespace warpsim::workloads {
 
 namespace {
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int rows = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   // Row lengths: mostly 4..20, one row in 16 long (64..160), columns clustered near the
   // diagonal with some far away.
   std::vector<int> rowStart(rows + 1, 0), columns;

@@ -94,14 +94,14 @@ std::string checkUpdate(const std::vector<float>& before, const std::vector<floa
   return boundedMismatch("image", after, ref, bound, worst);
 }
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int rows = static_cast<int>(ctx.size), cols = rows;
   // The speckle scale q0 is the image's coefficient of variation: a single pixel has none.
   if (rows < 4) {
     throw runtime::Error(fmt::format("srad: the image edge must be at least 4, not {}", rows));
   }
   const size_t pixels = static_cast<size_t>(rows) * cols;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   // A smooth pattern times multiplicative speckle.
   std::vector<float> image(pixels);
   double sum = 0, sum2 = 0;

@@ -15,11 +15,11 @@ struct HeatParams {  // the kernel's struct, passed by value
   float cap, rx, ry, rz, ambient;
 };
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   const size_t cells = static_cast<size_t>(n) * n;
   const HeatParams p{0.5f, 0.1f, 0.1f, 0.05f, 80.0f};
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> temp(cells), power(cells);
   for (float& t : temp) t = static_cast<float>(uniformReal(gen, 320.0, 340.0));
   for (float& w : power) w = static_cast<float>(uniformReal(gen, 0.0, 0.5));

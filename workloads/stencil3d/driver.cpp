@@ -11,11 +11,11 @@ namespace {
 
 constexpr int kSweeps = 4;
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
   const size_t cells = static_cast<size_t>(n) * n * n;
   const float c0 = 0.4f, c1 = 0.1f;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> grid(cells);
   for (float& v : grid) v = static_cast<float>(uniformReal(gen, 0.0, 1.0));
 

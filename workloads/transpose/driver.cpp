@@ -7,11 +7,11 @@ namespace warpsim::workloads {
 
 namespace {
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int rows = static_cast<int>(ctx.size);
   const int cols = rows + rows / 4;
   const size_t elems = static_cast<size_t>(rows) * cols;
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> in(elems);
   for (float& v : in) v = static_cast<float>(uniformReal(gen, -100.0, 100.0));
   // Verification is exact: a transpose only moves values.

@@ -6,9 +6,9 @@ namespace warpsim::workloads {
 
 namespace {
 
-app::ExampleOutcome run(app::ExampleContext& ctx) {
+Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
-  app::InputGenerator gen(ctx.seed);
+  InputGenerator gen(ctx.seed);
   std::vector<float> a(n), b(n), expect(n);
   for (int i = 0; i < n; ++i) {
     a[i] = gen.dyadic(-1 << 20, 1 << 20, 8);

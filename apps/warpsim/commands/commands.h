@@ -8,20 +8,24 @@
 namespace warpsim::app {
 
 struct RunArgs {
-  std::string example;    // empty: the first bundled example
-  uint64_t size = 0;      // 0: the example's default
+  std::string workload;            // empty: workloads::kDefaultWorkload
+  std::string size = "default";    // small, default, large or a number
+  std::string mode = "functional";  // only functional exists; timing is refused
   uint64_t seed = 1;
   std::string statsFile;  // empty: no JSON
   uint32_t sms = 0;       // 0: the engine's default
+  bool all = false;       // every workload, one line each
   bool estimate = false;  // estimate resources instead of running ptxas
   bool detail = false;
   bool quiet = false;
 };
 // `warpsim run`: 0 when verification passed, 3 when it failed.
-int runExample(const RunArgs& args);
+int runWorkload(const RunArgs& args);
+// `warpsim run --all`: 0 when every workload passed, 3 when any failed.
+int runAllWorkloads(const RunArgs& args);
 
 // `warpsim list`
-int listExamples();
+int listWorkloads();
 
 struct CheckArgs {
   std::string file;

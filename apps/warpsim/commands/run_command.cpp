@@ -1,53 +1,91 @@
 #include <fmt/format.h>
 
+#include <charconv>
 #include <chrono>
 #include <fstream>
 
 #include "commands/commands.h"
-#include "commands/run_summary.h"
-#include "examples/example.h"
+#include "commands/run_one.h"
 #include "runtime/error.h"
 
 namespace warpsim::app {
 
-int runExample(const RunArgs& args) {
-  ExampleRegistry examples = bundledExamples();
-  const Example* example =
-      args.example.empty() ? &examples.all().front() : examples.find(args.example);
-  if (example == nullptr) {
-    std::string names;
-    for (const Example& e : examples.all()) names += (names.empty() ? "" : ", ") + e.name;
-    throw runtime::Error(fmt::format("run: no example '{}' (examples: {})", args.example, names));
+void checkMode(const std::string& mode) {
+  if (mode == "functional") return;
+  if (mode == "timing") {
+    throw runtime::Error(
+        "run: --mode timing: the timing model is not built yet (only --mode functional runs)");
   }
+  throw runtime::Error(fmt::format("run: --mode '{}' is unknown (modes: functional)", mode));
+}
 
-  uint64_t size = args.size != 0 ? args.size : example->defaultSize;
-  if (size > example->maxSize) {
-    throw runtime::Error(fmt::format("run: --size {} is too large for {} (at most {} {})", size,
-                                     example->name, example->maxSize, example->sizeMeaning));
+namespace {
+
+// The problem size named by `size` (a preset or a whole number) and its preset name.
+std::pair<uint64_t, std::string> resolveSize(const workloads::Workload& w,
+                                             const std::string& size) {
+  if (std::optional<workloads::SizePreset> p = workloads::parsePreset(size)) {
+    return {workloads::presetSize(w, *p), workloads::presetName(*p)};
   }
+  uint64_t n = 0;
+  auto [end, ec] = std::from_chars(size.data(), size.data() + size.size(), n);
+  if (ec != std::errc() || end != size.data() + size.size() || n == 0) {
+    throw runtime::Error(fmt::format(
+        "run: --size '{}' is neither small, default, large nor a whole number of at least 1",
+        size));
+  }
+  if (n > w.maxSize) {
+    throw runtime::Error(fmt::format("run: --size {} is too large for {} (at most {} {})", n,
+                                     w.name, w.maxSize, w.sizeMeaning));
+  }
+  return {n, "custom"};
+}
 
+void writeStats(const std::string& path, const RunSummary& summary) {
+  std::ofstream out(path);
+  if (!out) throw runtime::Error(fmt::format("{}: cannot open for writing", path));
+  out << summaryJson(summary).dump(2) << '\n';
+  if (!out) throw runtime::Error(fmt::format("{}: write failed", path));
+}
+
+}  // namespace
+
+RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
   runtime::DeviceOptions options;
   options.numSms = args.sms;
   if (args.estimate) options.resources = runtime::DeviceOptions::Resources::Estimate;
   runtime::Device device(options);
 
   RunSummary summary;
-  summary.example = example->name;
-  summary.size = size;
+  summary.workload = w.name;
+  summary.category = w.category;
+  std::tie(summary.size, summary.sizeName) = resolveSize(w, args.size);
+  summary.sizeMeaning = w.sizeMeaning;
   summary.seed = args.seed;
-  ExampleContext ctx{device, summary.size, summary.seed, summary.launches};
+  summary.mode = args.mode;
+  summary.sms = args.sms != 0 ? args.sms : func::RunOptions{}.numSms;
+  summary.resourceSource = args.estimate ? "estimate" : "ptxas";
+  workloads::WorkloadContext ctx{device, summary.size, summary.seed, summary.launches};
   auto start = std::chrono::steady_clock::now();
-  summary.outcome = example->run(ctx);
+  summary.outcome = w.run(ctx);
   summary.wallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
 
-  if (!args.quiet) fmt::print("{}", formatSummary(summary, args.detail));
-  if (!args.statsFile.empty()) {
-    std::ofstream out(args.statsFile);
-    if (!out) throw runtime::Error(fmt::format("{}: cannot open for writing", args.statsFile));
-    out << summaryJson(summary).dump(2) << '\n';
-    if (!out) throw runtime::Error(fmt::format("{}: write failed", args.statsFile));
+int runWorkload(const RunArgs& args) {
+  checkMode(args.mode);
+  std::vector<workloads::Workload> all = workloads::allWorkloads();
+  std::string name = args.workload.empty() ? std::string(workloads::kDefaultWorkload)
+                                           : args.workload;
+  const workloads::Workload* w = workloads::findWorkload(all, name);
+  if (w == nullptr) {
+    throw runtime::Error(
+        fmt::format("run: no workload '{}' (warpsim list shows the {})", name, all.size()));
   }
+  RunSummary summary = runOne(*w, args);
+  if (!args.quiet) fmt::print("{}", formatSummary(summary, args.detail));
+  if (!args.statsFile.empty()) writeStats(args.statsFile, summary);
   return summary.outcome.passed ? 0 : 3;
 }
 

@@ -24,6 +24,16 @@ double RunSummary::simulationSeconds() const {
   return t;
 }
 
+double RunSummary::simdEfficiency() const { return runtime::sumStats(launches).simdEfficiency(); }
+
+double RunSummary::threadInstructionsPerSecond() const {
+  return wallSeconds > 0 ? static_cast<double>(threadInstructions()) / wallSeconds : 0.0;
+}
+
+std::string RunSummary::configName() const {
+  return sms == func::RunOptions{}.numSms ? mode + "-default" : fmt::format("{}-{}sm", mode, sms);
+}
+
 namespace {
 
 std::string dims(const func::Dim3& d) { return fmt::format("{},{},{}", d.x, d.y, d.z); }
@@ -68,7 +78,9 @@ void appendDetail(std::string& out, const runtime::LaunchReport& r) {
 
 std::string formatSummary(const RunSummary& s, bool detail) {
   std::string out;
-  out += fmt::format("example {} (size {}, seed {})\n\n", s.example, s.size, s.seed);
+  out += fmt::format("workload {} [{}], size {} = {} {}, seed {}, {} mode, {} SMs\n\n",
+                     s.workload, s.category, s.sizeName, s.size, s.sizeMeaning, s.seed, s.mode,
+                     s.sms);
   out += fmt::format("{:<18} {:>12} {:>10} {:>5} {:>9} {:>9} {:<9} {:>14} {:>15} {:>6} {:>9}\n",
                      "kernel", "grid", "block", "regs", "shared", "local", "(source)",
                      "warp inst", "thread inst", "SIMD", "time");
@@ -85,34 +97,62 @@ std::string formatSummary(const RunSummary& s, bool detail) {
     out += "\n";
     for (const runtime::LaunchReport& r : s.launches) appendDetail(out, r);
   }
-  double sim = s.simulationSeconds();
-  out += fmt::format("\n{} launches: {} warp instructions, {} thread instructions\n",
-                     s.launches.size(), s.warpInstructions(), s.threadInstructions());
-  out += fmt::format("simulation {:.3f} s ({}thread-inst/s), total wall time {:.3f} s\n", sim,
-                     rate(sim > 0 ? static_cast<double>(s.threadInstructions()) / sim : 0.0),
-                     s.wallSeconds);
+  out += fmt::format(
+      "\nkernels launched: {}\ninstructions: {} warp, {} thread\nSIMD efficiency: {:.1f}%\n",
+      s.launches.size(), s.warpInstructions(), s.threadInstructions(),
+      100.0 * s.simdEfficiency());
+  out += fmt::format("wall time: {:.3f} s (simulating {:.3f} s), {}thread-inst/s\n",
+                     s.wallSeconds, s.simulationSeconds(),
+                     rate(s.threadInstructionsPerSecond()));
   out += fmt::format("verification: {} ({})\n", s.outcome.passed ? "PASS" : "FAIL",
                      s.outcome.detail);
   return out;
 }
 
+std::string formatLine(const RunSummary& s) {
+  std::string line = fmt::format(
+      "{} {:<15} {:<11} {:>10} {:>4} kernels {:>13} thread-inst {:>5.1f}% SIMD {:>8.3f} s "
+      "{:>9}thread-inst/s",
+      s.outcome.passed ? "PASS" : "FAIL", s.workload, s.category, s.size, s.launches.size(),
+      s.threadInstructions(), 100.0 * s.simdEfficiency(), s.wallSeconds,
+      rate(s.threadInstructionsPerSecond()));
+  if (!s.outcome.passed) line += "  (" + s.outcome.detail + ")";
+  return line + "\n";
+}
+
 nlohmann::json summaryJson(const RunSummary& s) {
-  nlohmann::json launches = nlohmann::json::array();
-  for (const runtime::LaunchReport& r : s.launches) launches.push_back(runtime::toJson(r));
-  double sim = s.simulationSeconds();
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const runtime::LaunchReport& r : s.launches) kernels.push_back(runtime::kernelJson(r));
+  runtime::KernelStats sum = runtime::sumStats(s.launches);
   return {
       {"warpsim_version", WARPSIM_VERSION},
-      {"example", s.example},
-      {"size", s.size},
+      {"workload", s.workload},
+      {"category", s.category},
+      {"size", s.sizeName},
+      {"problem_size", s.size},
+      {"size_meaning", s.sizeMeaning},
       {"seed", s.seed},
-      {"verification", {{"passed", s.outcome.passed}, {"detail", s.outcome.detail}}},
-      {"wall_seconds", s.wallSeconds},
-      {"simulation_seconds", sim},
-      {"warp_instructions", s.warpInstructions()},
-      {"thread_instructions", s.threadInstructions()},
-      {"thread_instructions_per_second",
-       sim > 0 ? static_cast<double>(s.threadInstructions()) / sim : 0.0},
-      {"launches", launches},
+      {"mode", s.mode},
+      {"config", {{"name", s.configName()}, {"sms", s.sms}, {"resources", s.resourceSource}}},
+      {"verified", s.outcome.passed},
+      {"verification_detail", s.outcome.detail},
+      {"kernels", kernels},
+      {"totals",
+       {{"kernels", s.launches.size()},
+        {"warp_instructions", s.warpInstructions()},
+        {"thread_instructions", s.threadInstructions()},
+        {"simd_efficiency", sum.simdEfficiency()},
+        {"instruction_mix", runtime::mixJson(sum)},
+        {"memory", runtime::memoryJson(sum)},
+        {"loads", sum.loads},
+        {"stores", sum.stores},
+        {"atomics", sum.atomics},
+        {"branches", sum.branches},
+        {"divergent_branches", sum.divergentBranches}}},
+      {"host",
+       {{"wall_seconds", s.wallSeconds},
+        {"simulation_seconds", s.simulationSeconds()},
+        {"thread_instructions_per_second", s.threadInstructionsPerSecond()}}},
   };
 }
 

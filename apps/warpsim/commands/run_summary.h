@@ -1,5 +1,5 @@
-// The outcome of `warpsim run`: every launch of one example, its verification and timing, as
-// readable text and as JSON (docs/stats.md).
+// The outcome of `warpsim run`: every launch of one workload, its verification and timing, as
+// readable text, as one line (`run --all`) and as JSON (docs/stats.md).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -7,27 +7,38 @@
 
 #include <nlohmann/json.hpp>
 
-#include "examples/example.h"
 #include "runtime/launch_report.h"
+#include "workloads/workload.h"
 
 namespace warpsim::app {
 
 struct RunSummary {
-  std::string example;
-  uint64_t size = 0;
+  std::string workload;
+  std::string category;
+  std::string sizeName;     // "small", "default", "large" or "custom"
+  uint64_t size = 0;        // the problem size the driver ran at
+  std::string sizeMeaning;  // "elements", "matrix edge", ...
   uint64_t seed = 0;
+  std::string mode;         // "functional"
+  uint32_t sms = 0;         // SMs the CTAs were spread over
+  std::string resourceSource;  // "ptxas" or "estimate"
   std::vector<runtime::LaunchReport> launches;
-  ExampleOutcome outcome;
-  double wallSeconds = 0.0;  // the whole example: input generation, loading, launches, checks
+  workloads::Outcome outcome;
+  double wallSeconds = 0.0;  // the whole workload: input generation, loading, launches, checks
 
   uint64_t warpInstructions() const;
   uint64_t threadInstructions() const;
   double simulationSeconds() const;  // sum of the launches' wall time
+  double simdEfficiency() const;     // over every launch
+  double threadInstructionsPerSecond() const;  // over wallSeconds
+  std::string configName() const;    // "functional-default" or "functional-<N>sm"
 };
 
 // Table of launches, totals and the verdict. `detail` adds per-kernel instruction mix, memory
 // traffic and branch divergence.
 std::string formatSummary(const RunSummary& s, bool detail);
+// "PASS sgemm-tiled  ..." : one line of `warpsim run --all`.
+std::string formatLine(const RunSummary& s);
 
 nlohmann::json summaryJson(const RunSummary& s);
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-namespace warpsim::app {
+namespace warpsim::workloads {
 
 class InputGenerator {
  public:
@@ -30,4 +30,4 @@ class InputGenerator {
   uint64_t state_;
 };
 
-}  // namespace warpsim::app
+}  // namespace warpsim::workloads

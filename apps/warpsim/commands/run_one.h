@@ -1,0 +1,18 @@
+// Running one workload for `warpsim run` and `warpsim run --all`.
+#pragma once
+#include <string>
+
+#include "commands/commands.h"
+#include "commands/run_summary.h"
+#include "workloads/workload.h"
+
+namespace warpsim::app {
+
+// Throws runtime::Error unless `mode` is one `warpsim run` can run ("functional").
+void checkMode(const std::string& mode);
+
+// Runs `w` at args.size (a preset name or a number) on a fresh device. Throws runtime::Error for
+// a bad size; launch errors propagate.
+RunSummary runOne(const workloads::Workload& w, const RunArgs& args);
+
+}  // namespace warpsim::app
