@@ -1,0 +1,160 @@
+// The process-level state of the drop-in CUDA runtime.
+//
+// The CUDA runtime ABI is a set of free C functions (cudaMalloc, __cudaRegisterFunction, ...)
+// with no handle to thread state through, so the library keeps exactly one object per process:
+// the Context returned by Context::get(), created on first use and destroyed at exit (when it
+// writes the WARPSIM_STATS file). Everything else is owned by it. API entry points take its
+// mutex, so host threads may call the runtime concurrently; launches run one at a time.
+//
+// Execution model: every operation is synchronous (streams are accepted and ordered by
+// construction). Simulated time, used by events, is a deterministic function of the work done:
+// a launch advances the device clock by ceil(warp-instructions / SMs) cycles at 1 GHz; copies
+// and memsets take no time.
+//
+// Managed memory (cudaMallocManaged, __managed__ variables): at start-up the first stretch of
+// the host address space at or above the device's base address that is free for the device's
+// whole capacity is reserved (PROT_NONE, nothing committed), and the device's allocator is moved
+// there, so device addresses are never host addresses. A managed allocation makes its pages
+// host-accessible at the very address the device uses, and the two copies are mirrored: the
+// host copy is written to device memory before every launch, copy and memset, and read back
+// after. Device addresses only grow; a managed allocation past the reserved stretch maps its
+// pages on demand, and fails with cudaErrorMemoryAllocation and a message when the host has
+// something there.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "cudart/options.h"
+#include "runtime/device.h"
+
+namespace warpsim::cudart {
+
+struct FatbinRecord {
+  const void* wrapper = nullptr;
+  const void* data = nullptr;          // first container
+  bool loadAttempted = false;
+  std::optional<runtime::Module> module;
+  cudaError_t loadError = cudaSuccess;
+};
+
+struct KernelRecord {
+  FatbinRecord* fatbin = nullptr;
+  std::string name;                    // mangled .entry name
+  std::optional<runtime::Kernel> kernel;  // resolved on first use
+};
+
+struct VarRecord {
+  FatbinRecord* fatbin = nullptr;
+  std::string name;
+  uint64_t size = 0;
+  void** managedHostPtr = nullptr;     // __managed__ variables: the host pointer to set
+};
+
+struct CallConfig {
+  dim3 grid, block;
+  size_t sharedBytes = 0;
+  cudaStream_t stream = nullptr;
+};
+
+struct EventRecord {
+  bool recorded = false;
+  uint64_t timeNs = 0;
+};
+
+class Context {
+ public:
+  static Context& get();
+  ~Context();
+
+  std::recursive_mutex& mutex() { return mutex_; }
+  const Options& options() const { return options_; }
+  runtime::Device& device() { return *device_; }
+
+  // Registration (called from the static constructors nvcc emits).
+  FatbinRecord* addFatbin(const void* wrapper);
+  void removeFatbin(FatbinRecord* fatbin);
+  void addKernel(FatbinRecord* fatbin, const void* hostFun, const char* name);
+  void addVar(FatbinRecord* fatbin, const void* hostVar, const char* name, uint64_t size,
+              void** managedHostPtr);
+
+  // The module of a fat binary, loaded on first use. On failure prints the reason once and
+  // returns the error.
+  cudaError_t ensureLoaded(FatbinRecord& fatbin);
+  // The kernel registered for a host stub (or a __cudaGetKernel handle), resolved.
+  cudaError_t kernelFor(const void* hostFunOrHandle, KernelRecord*& out);
+  // Device address and size of a registered variable (host shadow address).
+  cudaError_t symbolFor(const void* hostVar, uint64_t& address, uint64_t& size);
+
+  cudaError_t launch(KernelRecord& kernel, dim3 grid, dim3 block, void** args, size_t shared);
+
+  // Error state: the last error (reset by cudaGetLastError) and the sticky fault.
+  cudaError_t setError(cudaError_t e) {
+    if (e != cudaSuccess) lastError_ = e;
+    return e;
+  }
+  // A kernel fault is sticky, as on hardware: every later query reports it.
+  cudaError_t takeLastError() {
+    cudaError_t e = lastError_;
+    lastError_ = stickyError_;
+    return e;
+  }
+  cudaError_t stickyError() const { return stickyError_; }
+  void clearErrors() { lastError_ = stickyError_ = cudaSuccess; }
+  // Whether a kernel fault should end the process (WARPSIM_FAULT is not "error"); checked by
+  // the launch entry points after they released the context lock.
+  bool faultEndsProcess() const { return stickyError_ != cudaSuccess && options_.exitOnFault; }
+  cudaError_t peekLastError() const { return lastError_; }
+  // Prints "warpsim: <call>: <message>" on stderr unless WARPSIM_QUIET, and records `e`.
+  cudaError_t fail(const char* call, cudaError_t e, const std::string& message);
+
+  std::vector<CallConfig>& callStack() { return callStack_; }
+
+  // Managed memory (see above).
+  cudaError_t allocateManaged(uint64_t bytes, uint64_t& address);
+  bool releaseManaged(uint64_t address);
+  bool isManaged(uint64_t address) const;
+  void pushManaged();   // host copy -> device
+  void pullManaged();   // device copy -> host
+
+  uint64_t nowNs() const { return clockNs_; }
+  cudaStream_t newStream();
+  bool destroyStream(cudaStream_t s);
+  bool isStream(cudaStream_t s) const;
+  EventRecord* newEvent();
+  bool destroyEvent(EventRecord* e);
+  bool isEvent(const EventRecord* e) const;
+  int currentDevice = 0;
+
+ private:
+  Context();
+  void reserveDeviceRange();
+  bool inReservation(uint64_t first, uint64_t bytes) const;
+  bool mapHostPages(uint64_t first, uint64_t bytes);
+  void writeStats() const;
+
+  std::recursive_mutex mutex_;
+  Options options_;
+  std::unique_ptr<runtime::Device> device_;
+  std::deque<FatbinRecord> fatbins_;
+  std::unordered_map<const void*, KernelRecord> kernels_;   // by host stub
+  std::unordered_map<const void*, VarRecord> vars_;         // by host shadow
+  std::vector<CallConfig> callStack_;
+  cudaError_t lastError_ = cudaSuccess;
+  cudaError_t stickyError_ = cudaSuccess;
+  std::vector<std::pair<uint64_t, uint64_t>> managed_;      // (address, bytes)
+  uint64_t reservedStart_ = 0;                              // 0: nothing reserved
+  uint64_t clockNs_ = 0;
+  std::vector<std::unique_ptr<char>> streams_;
+  std::vector<std::unique_ptr<EventRecord>> events_;
+  std::vector<runtime::LaunchReport> reports_;              // kept only for WARPSIM_STATS
+};
+
+}  // namespace warpsim::cudart
