@@ -24,6 +24,7 @@ std::string ptxPath() {
 
 DeviceOptions benchOptions(bool stats) {
   DeviceOptions o;
+  o.mode = "functional";
   o.collectStats = stats;
   o.resources = DeviceOptions::Resources::Estimate;  // no ptxas in the timed region
   return o;

@@ -4,8 +4,11 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "commands/commands.h"
+#include "commands/config_command.h"
+#include "commands/config_model.h"
 
 namespace {
 
@@ -52,7 +55,8 @@ int main(int argc, char** argv) {
                      "small, default, large, or a problem size (meaning depends on the workload)")
       ->capture_default_str();
   runCmd->add_option("--mode", run.mode,
-                     "functional (timing: not built yet, refused)")->capture_default_str();
+                     "timing (the cycle-level model of the configured GPU) or functional "
+                     "(results and instruction statistics only)")->capture_default_str();
   runCmd->add_flag("--all", run.all, "Run every workload, one line each, and count the passes");
   runCmd->add_option("--seed", run.seed, "Seed of the input generator")->capture_default_str();
   runCmd->add_option("--stats", run.statsFile, "Write the statistics as JSON to this file");
@@ -63,9 +67,36 @@ int main(int argc, char** argv) {
   runCmd->add_flag("--detail", run.detail,
                    "Also print instruction mix, memory traffic and branches per kernel");
   runCmd->add_flag("-q,--quiet", run.quiet, "Print nothing (use with --stats)");
+  runCmd->add_option("--config", run.config, "GPU configuration: a bundled name or a TOML file");
+  // One value per occurrence: `--set k=v sgemm-tiled` leaves the workload alone.
+  runCmd->add_option("--overlay", run.overlays, "Configuration overlay, applied in order (repeatable)")
+      ->allow_extra_args(false);
+  runCmd->add_option("--set", run.sets, "Configuration override key=value (repeatable)")
+      ->allow_extra_args(false);
+  runCmd->add_option("--sample-interval", run.sampleInterval,
+                     "Timing mode: record a statistics time series every N core cycles "
+                     "(gpu.sample_interval)")->check(kAtLeastOne);
+  runCmd->footer("warpsim run [options] -- PROGRAM [ARGS...] runs a CUDA program built with "
+                 "`nvcc -cudart shared` on the simulator and exits with its status.");
 
   CLI::App* listCmd = app.add_subcommand(
       "list", "List the workloads: name, category, description and sizes");
+
+  CLI::App* configCmd = app.add_subcommand(
+      "config", "List the bundled GPU configurations and overlays, or show one resolved");
+  configCmd->require_subcommand(1);
+  CLI::App* configListCmd = configCmd->add_subcommand(
+      "list", "List the bundled configurations and overlays with their descriptions");
+  std::string configName;
+  std::vector<std::string> configOverlays, configSets;
+  CLI::App* configShowCmd = configCmd->add_subcommand(
+      "show", "Build the model for a configuration and print every key it uses: value, where it "
+              "was set (file:line, --set or default) and what it means");
+  configShowCmd->add_option("name", configName, "Bundled configuration name or TOML file")
+      ->required();
+  configShowCmd->add_option("--overlay", configOverlays,
+                            "Configuration overlay, applied in order (repeatable)");
+  configShowCmd->add_option("--set", configSets, "Configuration override key=value (repeatable)");
 
   CheckArgs check;
   CLI::App* checkCmd = app.add_subcommand(
@@ -78,9 +109,16 @@ int main(int argc, char** argv) {
   // CLI11 reports an unknown command only as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string given = argv[1];
-    if (given != "run" && given != "list" && given != "ptx-check") {
-      return fail("unknown command '" + given + "' (commands: run, list, ptx-check)", 2);
+    if (given != "run" && given != "list" && given != "ptx-check" && given != "config") {
+      return fail("unknown command '" + given + "' (commands: run, list, config, ptx-check)", 2);
     }
+  }
+  // `run ... -- PROGRAM ARGS`: everything after the first "--" is the program's command line.
+  for (int i = 2; argc > 2 && std::string(argv[1]) == "run" && i < argc; ++i) {
+    if (std::string(argv[i]) != "--") continue;
+    run.program.assign(argv + i + 1, argv + argc);
+    if (run.program.empty()) return fail("run: no program after --", 2);
+    argc = i;
   }
   try {
     app.parse(argc, argv);
@@ -96,8 +134,11 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (runCmd->parsed() && !run.program.empty()) return runProgram(run);
     if (runCmd->parsed()) return run.all ? runAllWorkloads(run) : runWorkload(run);
     if (listCmd->parsed()) return listWorkloads();
+    if (configListCmd->parsed()) return listConfigs();
+    if (configShowCmd->parsed()) return showModelConfig(configName, configOverlays, configSets);
     if (checkCmd->parsed()) return checkPtx(check);
   } catch (const std::exception& e) {
     return fail(e.what(), 1);

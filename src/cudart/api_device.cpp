@@ -1,12 +1,10 @@
-// Device queries and management: one simulated device, compute capability 8.0, 80 SMs by
-// default (WARPSIM_SMS), the engine's launch limits.
-#include <fmt/format.h>
-
+// Device queries and management: one simulated device whose properties come from the selected
+// GPU configuration (runtime::Device::properties()).
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "cudart/api_util.h"
-#include "func/device_memory.h"
 #include "func/functional_gpu.h"
 
 using namespace warpsim;
@@ -14,15 +12,104 @@ using namespace warpsim::cudart;
 
 namespace {
 
-constexpr int kMajor = 8, kMinor = 0;
-constexpr int kSharedPerBlock = 48 * 1024;
-constexpr int kSharedPerSm = 164 * 1024;
-constexpr int kRegsPerSm = 65536;
-constexpr int kThreadsPerSm = 2048;
+// Constant memory of the PTX model (64 KB in every compute capability).
 constexpr int kConstBytes = 64 * 1024;
-constexpr int kClockKhz = 1000000;  // the 1 GHz of simulated time (context.h)
 
 bool validDevice(int device) { return device == 0; }
+
+int asInt(uint64_t v) { return static_cast<int>(std::min<uint64_t>(v, 0x7fffffff)); }
+
+void fillProperties(const runtime::GpuProperties& g, cudaDeviceProp* prop) {
+  std::memset(prop, 0, sizeof *prop);
+  std::snprintf(prop->name, sizeof prop->name, "%s", g.name.c_str());
+  prop->totalGlobalMem = g.memoryBytes;
+  prop->sharedMemPerBlock = g.sharedBytesPerBlock;
+  prop->regsPerBlock = asInt(g.registersPerBlock);
+  prop->warpSize = asInt(g.warpSize);
+  prop->memPitch = 0x7fffffff;
+  prop->maxThreadsPerBlock = asInt(std::min(g.maxThreadsPerBlock, func::kMaxThreadsPerCta));
+  for (int i = 0; i < 3; ++i) {
+    prop->maxThreadsDim[i] = asInt(std::min(func::kMaxBlockDim[i], g.maxThreadsPerBlock));
+    prop->maxGridSize[i] = asInt(func::kMaxGridDim[i]);
+  }
+  prop->totalConstMem = kConstBytes;
+  prop->major = asInt(g.computeMajor);
+  prop->minor = asInt(g.computeMinor);
+  prop->textureAlignment = 512;
+  prop->texturePitchAlignment = 32;
+  prop->multiProcessorCount = asInt(g.numSms);
+  prop->concurrentKernels = 1;
+  prop->unifiedAddressing = 1;
+  prop->memoryBusWidth = asInt(g.memoryBusWidthBits);
+  prop->l2CacheSize = asInt(g.l2Bytes);
+  prop->persistingL2CacheMaxSize = 0;
+  prop->maxThreadsPerMultiProcessor = asInt(g.maxThreadsPerSm);
+  prop->globalL1CacheSupported = 1;
+  prop->localL1CacheSupported = 1;
+  prop->sharedMemPerMultiprocessor = g.sharedBytesPerSm;
+  prop->regsPerMultiprocessor = asInt(g.registersPerSm);
+  prop->managedMemory = 1;
+  prop->concurrentManagedAccess = 0;
+  prop->cooperativeLaunch = 0;
+  prop->sharedMemPerBlockOptin = g.sharedBytesPerBlock;
+  prop->maxBlocksPerMultiProcessor = asInt(g.maxBlocksPerSm);
+  prop->integrated = 0;
+  prop->canMapHostMemory = 0;  // zero-copy host memory is not simulated
+  prop->ECCEnabled = 0;
+  prop->asyncEngineCount = 1;
+}
+
+// CUDA 13 moved the clocks out of cudaDeviceProp; they remain attributes.
+bool attribute(const runtime::GpuProperties& g, const cudaDeviceProp& p, cudaDeviceAttr attr,
+               int& value) {
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: value = asInt(p.sharedMemPerBlock); break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: value = asInt(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+      value = asInt(p.sharedMemPerMultiprocessor);
+      break;
+    case cudaDevAttrTotalConstantMemory: value = asInt(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: value = p.warpSize; break;
+    case cudaDevAttrMaxPitch: value = asInt(p.memPitch); break;
+    case cudaDevAttrMaxRegistersPerBlock: value = p.regsPerBlock; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrClockRate: value = asInt(g.clockKhz); break;
+    case cudaDevAttrMemoryClockRate: value = asInt(g.memoryClockKhz); break;
+    case cudaDevAttrGlobalMemoryBusWidth: value = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: value = p.l2CacheSize; break;
+    case cudaDevAttrMultiProcessorCount: value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: value = p.minor; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrTextureAlignment: value = asInt(p.textureAlignment); break;
+    case cudaDevAttrTexturePitchAlignment: value = asInt(p.texturePitchAlignment); break;
+    case cudaDevAttrManagedMemory: value = p.managedMemory; break;
+    case cudaDevAttrUnifiedAddressing: value = p.unifiedAddressing; break;
+    case cudaDevAttrConcurrentKernels: value = p.concurrentKernels; break;
+    case cudaDevAttrAsyncEngineCount: value = p.asyncEngineCount; break;
+    case cudaDevAttrGlobalL1CacheSupported: value = p.globalL1CacheSupported; break;
+    case cudaDevAttrLocalL1CacheSupported: value = p.localL1CacheSupported; break;
+    case cudaDevAttrCanMapHostMemory: value = p.canMapHostMemory; break;
+    case cudaDevAttrIntegrated: value = p.integrated; break;
+    case cudaDevAttrEccEnabled: value = p.ECCEnabled; break;
+    case cudaDevAttrCooperativeLaunch: value = p.cooperativeLaunch; break;
+    case cudaDevAttrConcurrentManagedAccess: value = p.concurrentManagedAccess; break;
+    case cudaDevAttrComputeMode: value = cudaComputeModeDefault; break;
+    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId:
+      value = 0;
+      break;
+    default: return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -59,79 +146,25 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-  Context& cx = Context::get();
-  if (prop == nullptr) return cx.setError(cudaErrorInvalidValue);
-  if (!validDevice(device)) return cx.setError(cudaErrorInvalidDevice);
-  std::memset(prop, 0, sizeof *prop);
-  std::snprintf(prop->name, sizeof prop->name, "warpsim functional GPU");
-  prop->totalGlobalMem = cx.device().memory().capacity();
-  prop->sharedMemPerBlock = kSharedPerBlock;
-  prop->regsPerBlock = kRegsPerSm;
-  prop->warpSize = 32;
-  prop->memPitch = 0x7fffffff;
-  prop->maxThreadsPerBlock = static_cast<int>(func::kMaxThreadsPerCta);
-  for (int i = 0; i < 3; ++i) {
-    prop->maxThreadsDim[i] = static_cast<int>(func::kMaxBlockDim[i]);
-    prop->maxGridSize[i] = static_cast<int>(func::kMaxGridDim[i]);
-  }
-  prop->totalConstMem = kConstBytes;
-  prop->major = kMajor;
-  prop->minor = kMinor;
-  prop->textureAlignment = 512;
-  prop->texturePitchAlignment = 32;
-  prop->multiProcessorCount = static_cast<int>(cx.options().numSms);
-  prop->concurrentKernels = 1;
-  prop->unifiedAddressing = 1;
-  prop->memoryBusWidth = 5120;
-  prop->l2CacheSize = 40 * 1024 * 1024;
-  prop->maxThreadsPerMultiProcessor = kThreadsPerSm;
-  prop->globalL1CacheSupported = 1;
-  prop->localL1CacheSupported = 1;
-  prop->sharedMemPerMultiprocessor = kSharedPerSm;
-  prop->regsPerMultiprocessor = kRegsPerSm;
-  prop->managedMemory = 1;
-  prop->cooperativeLaunch = 0;
-  prop->sharedMemPerBlockOptin = kSharedPerBlock;
-  prop->maxBlocksPerMultiProcessor = 32;
-  return cudaSuccess;
+  return apiCall("cudaGetDeviceProperties", cudaErrorInvalidValue, [&](Context& cx) {
+    if (prop == nullptr) return cudaErrorInvalidValue;
+    if (!validDevice(device)) return cudaErrorInvalidDevice;
+    fillProperties(cx.device().properties(), prop);
+    return cudaSuccess;
+  });
 }
 
+// Attributes the simulator has no figure for read 0, as those of a feature the device lacks.
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  Context& cx = Context::get();
-  if (value == nullptr) return cx.setError(cudaErrorInvalidValue);
-  if (!validDevice(device)) return cx.setError(cudaErrorInvalidDevice);
-  cudaDeviceProp p;
-  cudaGetDeviceProperties(&p, device);
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = kSharedPerBlock; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = kSharedPerBlock; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = kSharedPerSm; break;
-    case cudaDevAttrTotalConstantMemory: *value = kConstBytes; break;
-    case cudaDevAttrWarpSize: *value = 32; break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = kRegsPerSm; break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = kRegsPerSm; break;
-    case cudaDevAttrClockRate: *value = kClockKhz; break;
-    case cudaDevAttrMemoryClockRate: *value = kClockKhz; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = kMajor; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = kMinor; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = kThreadsPerSm; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = 32; break;
-    case cudaDevAttrManagedMemory: *value = 1; break;
-    case cudaDevAttrUnifiedAddressing: *value = 1; break;
-    case cudaDevAttrConcurrentKernels: *value = 1; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    default: *value = 0; break;
-  }
-  return cudaSuccess;
+  return apiCall("cudaDeviceGetAttribute", cudaErrorInvalidValue, [&](Context& cx) {
+    if (value == nullptr) return cudaErrorInvalidValue;
+    if (!validDevice(device)) return cudaErrorInvalidDevice;
+    const runtime::GpuProperties& g = cx.device().properties();
+    cudaDeviceProp p;
+    fillProperties(g, &p);
+    if (!attribute(g, p, attr, *value)) *value = 0;
+    return cudaSuccess;
+  });
 }
 
 cudaError_t cudaDeviceSynchronize(void) {
@@ -178,65 +211,6 @@ cudaError_t cudaRuntimeGetVersion(int* runtimeVersion) {
   if (runtimeVersion == nullptr) return Context::get().setError(cudaErrorInvalidValue);
   *runtimeVersion = CUDART_VERSION;
   return cudaSuccess;
-}
-
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
-  return apiCall("cudaFuncGetAttributes", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
-    KernelRecord* k = nullptr;
-    if (cudaError_t e = cx.kernelFor(func, k); e != cudaSuccess) return e;
-    const runtime::ResourceUsage& r = k->kernel->resources();
-    std::memset(attr, 0, sizeof *attr);
-    attr->sharedSizeBytes = r.sharedBytes;
-    attr->constSizeBytes = 0;
-    attr->localSizeBytes = r.localBytes;
-    attr->maxThreadsPerBlock = static_cast<int>(func::kMaxThreadsPerCta);
-    attr->numRegs = static_cast<int>(r.registers);
-    attr->ptxVersion = kMajor * 10 + kMinor;
-    attr->binaryVersion = kMajor * 10 + kMinor;
-    attr->maxDynamicSharedSizeBytes = kSharedPerBlock - static_cast<int>(r.sharedBytes);
-    return cudaSuccess;
-  });
-}
-
-cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
-  return cudaSuccess;
-}
-
-cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig) {
-  return cudaSuccess;
-}
-
-cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaSharedMemConfig config) {
-  return cudaSuccess;
-}
-
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,
-                                                          int blockSize,
-                                                          size_t dynamicSMemSize) {
-  return apiCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor", cudaErrorInvalidDeviceFunction,
-                 [&](Context& cx) {
-    KernelRecord* k = nullptr;
-    if (cudaError_t e = cx.kernelFor(func, k); e != cudaSuccess) return e;
-    if (numBlocks == nullptr || blockSize <= 0) return cudaErrorInvalidValue;
-    const runtime::ResourceUsage& r = k->kernel->resources();
-    int warps = (blockSize + 31) / 32;
-    int byThreads = kThreadsPerSm / (warps * 32);
-    int regsPerBlock = static_cast<int>(std::max<uint32_t>(r.registers, 1)) * warps * 32;
-    int byRegs = kRegsPerSm / regsPerBlock;
-    uint64_t shared = r.sharedBytes + dynamicSMemSize;
-    int byShared = shared == 0 ? 32 : static_cast<int>(kSharedPerSm / shared);
-    *numBlocks = std::min({byThreads, byRegs, byShared, 32});
-    return cudaSuccess;
-  });
-}
-
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks,
-                                                                   const void* func,
-                                                                   int blockSize,
-                                                                   size_t dynamicSMemSize,
-                                                                   unsigned int flags) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, func, blockSize,
-                                                       dynamicSMemSize);
 }
 
 }  // extern "C"

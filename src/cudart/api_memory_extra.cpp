@@ -102,3 +102,12 @@ WARPSIM_SAME_FUNCTION(cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz)
 WARPSIM_SAME_FUNCTION(cudaMemset2D, cudaMemset2D_ptds)
 WARPSIM_SAME_FUNCTION(cudaMemset2DAsync, cudaMemset2DAsync_ptsz)
 WARPSIM_SAME_FUNCTION(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz)
+
+extern "C" {
+
+// A plain value: needs no device (texture and array calls that would use it are unsupported).
+cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) {
+  return cudaChannelFormatDesc{x, y, z, w, f};
+}
+
+}  // extern "C"

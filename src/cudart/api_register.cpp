@@ -91,7 +91,7 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
     if (!cx.isStream(stream)) return cudaErrorInvalidResourceHandle;
     if (cx.stickyError() != cudaSuccess) return cx.stickyError();
     KernelRecord* k = nullptr;
-    if (cudaError_t e = cx.kernelFor(func, k); e != cudaSuccess) return e;
+    if (cudaError_t e = cx.kernelFor("cudaLaunchKernel", func, k); e != cudaSuccess) return e;
     return cx.launch(*k, gridDim, blockDim, args, sharedMem);
   });
   // The fault's one-line message is already on stderr.

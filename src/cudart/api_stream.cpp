@@ -58,7 +58,9 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
-  return cudaEventCreate(event);
+  cudaError_t e = cudaEventCreate(event);
+  if (e == cudaSuccess) record(*event)->timing = (flags & cudaEventDisableTiming) == 0;
+  return e;
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
@@ -94,7 +96,9 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
     if (!cx.isEvent(record(start)) || !cx.isEvent(record(end))) {
       return cudaErrorInvalidResourceHandle;
     }
-    if (!record(start)->recorded || !record(end)->recorded) return cudaErrorInvalidResourceHandle;
+    for (const EventRecord* r : {record(start), record(end)}) {
+      if (!r->recorded || !r->timing) return cudaErrorInvalidResourceHandle;
+    }
     double ns = static_cast<double>(record(end)->timeNs) - static_cast<double>(record(start)->timeNs);
     *ms = static_cast<float>(ns / 1e6);
     return cudaSuccess;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cerrno>  // program_invocation_name
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -20,7 +21,6 @@ namespace warpsim::cudart {
 
 namespace {
 constexpr uint64_t kHostPage = 4096;
-constexpr uint64_t kDeviceBytes = uint64_t{16} << 30;
 }  // namespace
 
 Context& Context::get() {
@@ -30,14 +30,29 @@ Context& Context::get() {
 }
 
 Context::Context() : options_(Options::fromEnvironment()) {
-  runtime::DeviceOptions d;
-  d.memoryBytes = kDeviceBytes;
+  runtime::DeviceOptions d;  // memory capacity: the configuration's
   d.numSms = options_.numSms;
+  // Launches run on the functional engine; WARPSIM_MODE=timing is read (options_.mode) and
+  // takes effect once the drop-in runtime drives the timing model.
+  d.mode = "functional";
+  d.config = options_.config;
+  d.overlays = options_.overlays;
+  d.sets = options_.sets;
   d.maxWarpInstructions = options_.maxWarpInstructions;
   d.collectStats = !options_.statsFile.empty();
   d.resources = options_.usePtxas ? runtime::DeviceOptions::Resources::Auto
                                   : runtime::DeviceOptions::Resources::Estimate;
-  device_ = std::make_unique<runtime::Device>(d);
+  try {
+    device_ = std::make_unique<runtime::Device>(d);
+  } catch (const std::exception& e) {
+    // A bad configuration (WARPSIM_CONFIG, WARPSIM_SET, ...): nothing can run. This happens
+    // while the program registers its kernels, before main(). Messages that already say
+    // "file:line: error: ..." are printed as they are.
+    const char* what = e.what();
+    std::fprintf(stderr, std::strstr(what, "error:") ? "warpsim: %s\n" : "warpsim: error: %s\n",
+                 what);
+    std::exit(1);
+  }
   reserveDeviceRange();
 }
 
@@ -51,18 +66,20 @@ void Context::reserveDeviceRange() {
   // allocator there (an allocation spanning the gap, released at once: the capacity returns,
   // the addresses stay used), so that every device address is free in the host as well.
   const uint64_t base = func::DeviceMemory::kBaseAddress;
-  uint64_t start = reserveHostRange(base, kDeviceBytes);
+  const uint64_t bytes = device_->memory().capacity();
+  uint64_t start = reserveHostRange(base, bytes);
   if (start == 0) return;
   if (start > base) {
     func::DeviceMemory& m = device_->memory();
     uint64_t gap = m.allocate(start - base);
     if (gap == 0 || gap + start - base != start) {
-      munmap(reinterpret_cast<void*>(start), kDeviceBytes);
+      munmap(reinterpret_cast<void*>(start), bytes);
       return;
     }
     m.release(gap);
   }
   reservedStart_ = start;
+  reservedBytes_ = bytes;
 }
 
 cudaError_t Context::fail(const char* call, cudaError_t e, const std::string& message) {
@@ -125,6 +142,7 @@ cudaError_t Context::ensureLoaded(FatbinRecord& fatbin) {
     for (const FatbinEntry* e : ptxCandidates(entries)) {
       try {
         fatbin.module = device_->loadModule(e->ptx, fmt::format("compute_{}.ptx", e->arch));
+        fatbin.ptxArch = e->arch;
         break;
       } catch (const runtime::Error& err) {
         if (firstError.empty()) firstError = err.what();
@@ -161,10 +179,10 @@ cudaError_t Context::ensureLoaded(FatbinRecord& fatbin) {
   return cudaSuccess;
 }
 
-cudaError_t Context::kernelFor(const void* hostFun, KernelRecord*& out) {
+cudaError_t Context::kernelFor(const char* call, const void* hostFun, KernelRecord*& out) {
   auto it = kernels_.find(hostFun);
   if (it == kernels_.end()) {
-    return fail("launch", cudaErrorInvalidDeviceFunction,
+    return fail(call, cudaErrorInvalidDeviceFunction,
                 fmt::format("{} is not a registered kernel", hostFun));
   }
   KernelRecord& k = it->second;
@@ -173,7 +191,7 @@ cudaError_t Context::kernelFor(const void* hostFun, KernelRecord*& out) {
     try {
       k.kernel = k.fatbin->module->kernel(k.name);
     } catch (const runtime::Error& err) {
-      return fail("launch", cudaErrorInvalidDeviceFunction, err.what());
+      return fail(call, cudaErrorInvalidDeviceFunction, err.what());
     }
   }
   out = &k;
@@ -209,8 +227,15 @@ cudaError_t Context::launch(KernelRecord& k, dim3 grid, dim3 block, void** args,
     }
     std::memcpy(config.params.data() + p.offset, args[i], p.size);
   }
+  const runtime::GpuProperties& gpu = device_->properties();
+  if (uint64_t threads = uint64_t{block.x} * block.y * block.z; threads > gpu.maxThreadsPerBlock) {
+    return fail("cudaLaunchKernel", cudaErrorInvalidConfiguration,
+                fmt::format("kernel '{}': block of {} threads exceeds the device's limit of {}",
+                            k.name, threads, gpu.maxThreadsPerBlock));
+  }
   func::RunOptions run;
-  run.numSms = options_.numSms;
+  run.numSms = gpu.numSms;
+  run.maxSharedBytesPerCta = std::min(run.maxSharedBytesPerCta, gpu.sharedBytesPerBlock);
   if (std::string why = func::validateLaunch(k.kernel->program(), k.kernel->index(), config, run);
       !why.empty()) {
     return fail("cudaLaunchKernel", cudaErrorInvalidConfiguration, why);
@@ -219,8 +244,7 @@ cudaError_t Context::launch(KernelRecord& k, dim3 grid, dim3 block, void** args,
   runtime::LaunchReport report = device_->run(*k.kernel, config);
   std::fflush(stdout);
   pullManaged();
-  uint64_t sms = std::max<uint32_t>(options_.numSms, 1);
-  clockNs_ += (report.warpInstructions() + sms - 1) / sms;
+  clockNs_ += launchNs(report);
   if (!report.result.ok) {
     std::string line = report.result.error.substr(0, report.result.error.find('\n'));
     std::fprintf(stderr, "warpsim: error: %s\n", line.c_str());
@@ -249,7 +273,7 @@ cudaError_t Context::allocateManaged(uint64_t bytes, uint64_t& address) {
 
 bool Context::inReservation(uint64_t first, uint64_t bytes) const {
   return reservedStart_ != 0 && first >= reservedStart_ &&
-         first + bytes <= reservedStart_ + kDeviceBytes;
+         first + bytes <= reservedStart_ + reservedBytes_;
 }
 
 // Host pages at [first, first + bytes): inside the reservation by changing its protection, else
@@ -329,23 +353,57 @@ bool Context::destroyEvent(EventRecord* e) {
   return true;
 }
 
-void Context::writeStats() const {
-  nlohmann::json doc;
-  doc["mode"] = "functional";
-  doc["config"] = {{"sms", options_.numSms}, {"resources", options_.usePtxas ? "ptxas" : "estimate"}};
-  nlohmann::json kernels = nlohmann::json::array();
-  for (const runtime::LaunchReport& r : reports_) kernels.push_back(runtime::kernelJson(r));
-  doc["kernels"] = kernels;
-  runtime::KernelStats total = runtime::sumStats(reports_);
-  doc["totals"] = runtime::toJson(total);
-  doc["totals"]["kernels"] = reports_.size();
-  doc["simulated_ns"] = clockNs_;
-  std::ofstream out(options_.statsFile);
-  if (!out) {
-    std::fprintf(stderr, "warpsim: error: cannot write stats file %s\n", options_.statsFile.c_str());
-    return;
+uint64_t Context::launchNs(const runtime::LaunchReport& report) const {
+  if (report.simulatedSeconds > 0) {
+    return static_cast<uint64_t>(report.simulatedSeconds * 1e9 + 0.5);
   }
-  out << doc.dump(2) << "\n";
+  uint64_t sms = std::max<uint32_t>(device_->properties().numSms, 1);
+  return (report.warpInstructions() + sms - 1) / sms;
+}
+
+void Context::writeStats() const {
+  // The layout of `warpsim run`'s workload statistics (docs/stats.md), with the program in
+  // place of the workload and its verification.
+  runtime::KernelStats sum = runtime::sumStats(reports_);
+  uint64_t warp = 0, thread = 0;
+  double seconds = 0;
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const runtime::LaunchReport& r : reports_) {
+    kernels.push_back(runtime::kernelJson(r));
+    warp += r.warpInstructions();
+    thread += r.threadInstructions();
+    seconds += r.wallSeconds;
+  }
+  nlohmann::json doc;
+  doc["warpsim_version"] = WARPSIM_VERSION;
+  doc["program"] = program_invocation_name;
+  doc["mode"] = device_->options().mode;
+  doc["config"] = {{"name", options_.config.empty() ? "default" : options_.config},
+                   {"overlays", options_.overlays},
+                   {"sets", options_.sets},
+                   {"sms", device_->properties().numSms},
+                   {"resources", options_.usePtxas ? "ptxas" : "estimate"}};
+  doc["kernels"] = kernels;
+  doc["totals"] = {{"kernels", reports_.size()},
+                   {"warp_instructions", warp},
+                   {"thread_instructions", thread},
+                   {"simd_efficiency", sum.simdEfficiency()},
+                   {"instruction_mix", runtime::mixJson(sum)},
+                   {"memory", runtime::memoryJson(sum)},
+                   {"loads", sum.loads},
+                   {"stores", sum.stores},
+                   {"atomics", sum.atomics},
+                   {"branches", sum.branches},
+                   {"divergent_branches", sum.divergentBranches}};
+  doc["simulated_ns"] = clockNs_;
+  doc["host"] = {{"simulation_seconds", seconds},
+                 {"thread_instructions_per_second", seconds > 0 ? thread / seconds : 0.0}};
+  std::ofstream out(options_.statsFile);
+  if (out) out << doc.dump(2) << "\n";
+  if (!out) {
+    std::fprintf(stderr, "warpsim: error: cannot write stats file %s\n",
+                 options_.statsFile.c_str());
+  }
 }
 
 }  // namespace warpsim::cudart

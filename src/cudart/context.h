@@ -42,6 +42,7 @@ struct FatbinRecord {
   const void* data = nullptr;          // first container
   bool loadAttempted = false;
   std::optional<runtime::Module> module;
+  uint32_t ptxArch = 0;                // the compute_NN of the PTX the module was loaded from
   cudaError_t loadError = cudaSuccess;
 };
 
@@ -65,6 +66,7 @@ struct CallConfig {
 };
 
 struct EventRecord {
+  bool timing = true;                  // false: created with cudaEventDisableTiming
   bool recorded = false;
   uint64_t timeNs = 0;
 };
@@ -88,8 +90,9 @@ class Context {
   // The module of a fat binary, loaded on first use. On failure prints the reason once and
   // returns the error.
   cudaError_t ensureLoaded(FatbinRecord& fatbin);
-  // The kernel registered for a host stub (or a __cudaGetKernel handle), resolved.
-  cudaError_t kernelFor(const void* hostFunOrHandle, KernelRecord*& out);
+  // The kernel registered for a host stub (or a __cudaGetKernel handle), resolved. Failures are
+  // reported as those of the API call `call`.
+  cudaError_t kernelFor(const char* call, const void* hostFunOrHandle, KernelRecord*& out);
   // Device address and size of a registered variable (host shadow address).
   cudaError_t symbolFor(const void* hostVar, uint64_t& address, uint64_t& size);
 
@@ -139,6 +142,9 @@ class Context {
   bool inReservation(uint64_t first, uint64_t bytes) const;
   bool mapHostPages(uint64_t first, uint64_t bytes);
   void writeStats() const;
+  // Simulated time of a launch: the timing model's (timing mode), else
+  // ceil(warp-instructions / SMs) ns (one warp-instruction per SM per cycle at 1 GHz).
+  uint64_t launchNs(const runtime::LaunchReport& report) const;
 
   std::recursive_mutex mutex_;
   Options options_;
@@ -151,6 +157,7 @@ class Context {
   cudaError_t stickyError_ = cudaSuccess;
   std::vector<std::pair<uint64_t, uint64_t>> managed_;      // (address, bytes)
   uint64_t reservedStart_ = 0;                              // 0: nothing reserved
+  uint64_t reservedBytes_ = 0;
   uint64_t clockNs_ = 0;
   std::vector<std::unique_ptr<char>> streams_;
   std::vector<std::unique_ptr<EventRecord>> events_;

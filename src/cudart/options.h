@@ -1,28 +1,45 @@
-// Options of the drop-in CUDA runtime, read once from the environment:
+// Options of the drop-in CUDA runtime, read once from the environment (`warpsim run` sets them
+// from its command line):
 //   WARPSIM_STATS=FILE      write per-launch statistics (docs/stats.md "kernels") as JSON at exit
 //   WARPSIM_QUIET=1         no diagnostic lines for failing calls or unsupported API calls
-//   WARPSIM_SMS=N           SMs the CTAs are spread over (%nsmid); default 80
+//   WARPSIM_MODE=M          functional (default) or timing (accepted; launches run on the
+//                           functional engine until the drop-in runtime drives the timing model)
+//   WARPSIM_CONFIG=C        the GPU configuration: a bundled name or a TOML file
+//   WARPSIM_OVERLAYS=A;B    configuration overlays, applied in order (';' or ',' between names)
+//   WARPSIM_SET=k=v;k2=v2   configuration overrides, applied last (';' between entries)
+//   WARPSIM_SMS=N           SMs the CTAs are spread over (%nsmid); default: the configuration's
 //   WARPSIM_MAX_WARP_INSTRUCTIONS=N  per-launch limit (a runaway kernel becomes a fault)
 //   WARPSIM_RESOURCES=ptxas use ptxas for register counts (default: estimate, no ptxas run)
 //   WARPSIM_FAULT=error     a kernel fault becomes a sticky error (cudaErrorIllegalAddress for
 //                           bad accesses, else cudaErrorLaunchFailure) that launches and
 //                           synchronisations return, instead of exiting with status 1; the
 //                           one-line message is printed either way
+// A malformed value is reported on one line of stderr and its default is used.
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace warpsim::cudart {
 
 struct Options {
   std::string statsFile;
   bool quiet = false;
-  uint32_t numSms = 80;
+  std::string mode = "functional";
+  std::string config;
+  std::vector<std::string> overlays;
+  std::vector<std::string> sets;
+  uint32_t numSms = 0;               // 0: the configuration's
   uint64_t maxWarpInstructions = 0;
   bool usePtxas = false;
   bool exitOnFault = true;
 
-  static Options fromEnvironment();
+  // `lookup` returns the value of a variable or nullptr (std::getenv by default).
+  static Options fromEnvironment(const char* (*lookup)(const char*) = nullptr);
 };
+
+// "a;b;;c" -> {"a", "b", "c"}: the non-empty pieces between any of `separators`, trimmed of
+// surrounding spaces.
+std::vector<std::string> splitList(const std::string& text, const char* separators);
 
 }  // namespace warpsim::cudart

@@ -36,6 +36,9 @@ class Cta {
   uint32_t ctaLinear() const { return ctaLinear_; }
   const Dim3& ctaId() const { return ctaId_; }
   uint32_t smId() const { return smId_; }
+  // Timing mode: the SM the CTA was placed on, read by %smid (reset() goes back to the
+  // functional placement, ctaLinear % RunOptions::numSms).
+  void setSmId(uint32_t sm) { smId_ = sm; }
   bool done() const { return liveWarps_ == 0; }
 
   // Runs every warp to its end. Returns false with *error set on a fault, a deadlock or the

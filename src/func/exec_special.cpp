@@ -1,7 +1,8 @@
 // mov from special registers and symbols, cvta, isspacep.
 //
-// Deterministic stand-ins where hardware reports time or placement: %clock/%clock64 count the
-// warp's instructions executed before the read; %globaltimer is 1 s plus one nanosecond per warp-instruction
+// Deterministic stand-ins where hardware reports time or placement: %clock/%clock64 read the
+// core cycle of the timing model when one drives the launch (GridContext::coreCycle), else
+// count the warp's instructions executed before the read; %globaltimer is 1 s plus one nanosecond per warp-instruction
 // executed so far in the launch; %smid is the CTA's linear id modulo RunOptions::numSms;
 // %warpid is the warp's index in its CTA; %nwarpid is 64; %envregN and %pm* read 0.
 #include <bit>
@@ -41,8 +42,9 @@ uint64_t special(Warp& w, const ir::Operand& op, unsigned lane) {
     case ir::SpecialReg::LaneMaskGe: return ~((uint32_t{1} << lane) - 1);
     case ir::SpecialReg::LaneMaskGt: return lane == 31 ? 0u : ~((uint32_t{2} << lane) - 1);
     // instructionsExecuted() already counts the mov itself.
-    case ir::SpecialReg::Clock: return static_cast<uint32_t>(w.instructionsExecuted() - 1);
-    case ir::SpecialReg::Clock64: return w.instructionsExecuted() - 1;
+    case ir::SpecialReg::Clock:
+      return static_cast<uint32_t>(g.coreCycle ? *g.coreCycle : w.instructionsExecuted() - 1);
+    case ir::SpecialReg::Clock64: return g.coreCycle ? *g.coreCycle : w.instructionsExecuted() - 1;
     case ir::SpecialReg::GlobalTimer: return kGlobalTimerBaseNs + g.warpInstructions;
     case ir::SpecialReg::GlobalTimerLo: return static_cast<uint32_t>(kGlobalTimerBaseNs + g.warpInstructions);
     case ir::SpecialReg::GlobalTimerHi: return (kGlobalTimerBaseNs + g.warpInstructions) >> 32;

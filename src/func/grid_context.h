@@ -22,6 +22,9 @@ struct GridContext {
   uint32_t threadsPerCta = 0;
   uint32_t sharedBytes = 0;            // per CTA: static + dynamic
   uint32_t localBytesPerThread = 0;    // kernel depot + call stack
+  // Timing mode: the current core cycle, read by %clock/%clock64 (nullptr: functional mode,
+  // where they count the warp's instructions).
+  const uint64_t* coreCycle = nullptr;
   uint64_t warpInstructions = 0;       // launch-wide counters
   uint64_t threadInstructions = 0;
 

@@ -8,7 +8,7 @@ const char* opName(Op op) {
   static constexpr const char* kNames[] = {
       "invalid",
       "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "div", "rem", "abs", "neg", "min", "max",
-      "popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "shl", "shr", "shf", "lop3", "and",
+      "popc", "clz", "bfind", "brev", "bfe", "bfi", "bmsk", "prmt", "shl", "shr", "shf", "lop3", "and",
       "or", "xor", "not", "cnot",
       "addc", "subc", "madc", "dp4a", "dp2a",
       "fma", "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh", "copysign", "testp",

@@ -23,7 +23,7 @@ enum class Op : uint8_t {
   Invalid,
   // integer and bit (also float where the PTX opcode is shared: add sub mul mad div abs neg min max)
   Add, Sub, Mul, Mad, Mul24, Mad24, Sad, Div, Rem, Abs, Neg, Min, Max,
-  Popc, Clz, Bfind, Brev, Bfe, Bfi, Prmt, Shl, Shr, Shf, Lop3, And, Or, Xor, Not, Cnot,
+  Popc, Clz, Bfind, Brev, Bfe, Bfi, Bmsk, Prmt, Shl, Shr, Shf, Lop3, And, Or, Xor, Not, Cnot,
   AddC, SubC, MadC, Dp4a, Dp2a,
   // floating point only
   Fma, Rcp, Sqrt, Rsqrt, Sin, Cos, Lg2, Ex2, Tanh, Copysign, Testp,
@@ -81,7 +81,7 @@ enum Flag : uint32_t {
   kUni = 1u << 5,         // bra.uni / call.uni
   kRelu = 1u << 6,
   kShiftAmt = 1u << 7,    // bfind.shiftamt
-  kClamp = 1u << 8,       // shf.clamp (else .wrap)
+  kClamp = 1u << 8,       // shf.clamp, bmsk.clamp (else .wrap)
   kNonCoherent = 1u << 9, // ld.global.nc
   kVolatile = 1u << 10,
   kToSpace = 1u << 11,    // cvta.to.<space> (generic -> space); absent: space -> generic

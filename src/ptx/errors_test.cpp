@@ -70,6 +70,8 @@ TEST(Errors, OperandCountsAndKinds) {
   EXPECT_EQ(kernelError("add.s32.u32 %r1, %r2, %r3;"), at(0, "'add.s32.u32' needs 1 type, found 2"));
   EXPECT_EQ(kernelError("rem.f32 %f1, %f2, %f3;"), at(0, "'rem.f32' needs an integer type"));
   EXPECT_EQ(kernelError("sqrt.rn.s32 %r1, %r2;"), at(0, "'sqrt.rn.s32' needs a floating-point type"));
+  EXPECT_EQ(kernelError("bmsk.b32 %r1, %r2, %r3;"), at(0, "'bmsk.b32' needs a mode (.clamp/.wrap)"));
+  EXPECT_EQ(kernelError("bmsk.wrap.u32 %r1, %r2, %r3;"), at(0, "'bmsk.wrap.u32' needs .b32"));
   EXPECT_EQ(kernelError("lop3.b32 %r1, %r2, %r3, %r4, %r5;"),
             at(0, "expected an immediate in 'lop3.b32', found '%r5'"));
   EXPECT_EQ(kernelError("ld.global.u32 %r1, [k_param_0];"),

@@ -15,7 +15,7 @@ bool isKnownUnsupported(std::string_view base) {
       "discard", "createpolicy", "tensormap", "redux", "prefetchu", "vabsdiff", "vabsdiff2",
       "vabsdiff4", "vadd", "vadd2", "vadd4", "vsub", "vsub2", "vsub4", "vmad", "vmax", "vmax2",
       "vmax4", "vmin", "vmin2", "vmin4", "vset", "vset2", "vset4", "vshl", "vshr", "vavrg2",
-      "vavrg4", "pmevent", "brx", "mapa", "fns", "szext", "bmsk", "clusterlaunchcontrol",
+      "vavrg4", "pmevent", "brx", "mapa", "fns", "szext", "clusterlaunchcontrol",
       "tcgen05", "st.async", "red.async", "cvt.pack", "barrier.cluster", "bar.cluster", "ld.async"};
   return std::find(std::begin(kNames), std::end(kNames), base) != std::end(kNames);
 }

@@ -16,6 +16,7 @@ enum class Shape : uint8_t {
   Shift,     // shl shr: b is .u32
   Bfe,       // d, a, b(u32), c(u32)
   Bfi,       // d, f, b, c(u32), d(u32)
+  Bmsk,      // bmsk.{clamp,wrap}.b32 d, a(u32), b(u32)
   Prmt,      // d, a, b, c (all b32) + mode
   Shf,       // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c(u32)
   Lop3,      // d, a, b, c, immLut
@@ -57,6 +58,7 @@ constexpr ArithSpec kSpecs[] = {
     {"brev", Op::Brev, 1, Shape::Same, 0},
     {"bfe", Op::Bfe, 3, Shape::Bfe, 0},
     {"bfi", Op::Bfi, 4, Shape::Bfi, 0},
+    {"bmsk", Op::Bmsk, 2, Shape::Bmsk, 0},
     {"prmt", Op::Prmt, 3, Shape::Prmt, 0},
     {"shl", Op::Shl, 2, Shape::Shift, 0},
     {"shr", Op::Shr, 2, Shape::Shift, 0},
@@ -142,6 +144,11 @@ bool lowerArith(InstrBuilder& b) {
     in.sub = static_cast<uint8_t>(d);
     if (w == 1) in.flags |= ir::kClamp;
   }
+  if (spec->shape == Shape::Bmsk) {
+    int w = b.mods.takeOneOf({"wrap", "clamp"});
+    if (w < 0) b.fail("'" + name + "' needs a mode (.clamp/.wrap)");
+    if (w == 1) in.flags |= ir::kClamp;
+  }
   if (spec->op == Op::Bfind && b.mods.take("shiftamt")) in.flags |= ir::kShiftAmt;
   if (spec->op == Op::Add || spec->op == Op::Atom) b.mods.take("noftz");
 
@@ -221,6 +228,12 @@ bool lowerArith(InstrBuilder& b) {
       b.addSrc(b.src(b.raw(2), t));
       b.addSrc(b.src(b.raw(3), u32));
       b.addSrc(b.src(b.raw(4), u32));
+      break;
+    case Shape::Bmsk:
+      if (t != Type::B32) b.fail("'" + name + "' needs .b32");
+      b.addDst(b.dstReg(b.raw(0), 32));
+      b.addSrc(b.src(b.raw(1), u32));
+      b.addSrc(b.src(b.raw(2), u32));
       break;
     case Shape::Prmt:
       if (t != Type::B32) b.fail("'" + name + "' needs .b32");

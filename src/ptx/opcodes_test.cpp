@@ -88,6 +88,8 @@ const Case kCases[] = {
     {.text = "bfe.u32 %r1, %r2, 8, 4;", .op = Op::Bfe, .type = Type::U32, .numSrc = 3},
     {.text = "bfe.s64 %rd1, %rd2, %r3, %r4;", .op = Op::Bfe, .type = Type::S64, .numSrc = 3},
     {.text = "bfi.b32 %r1, %r2, %r3, 0, 8;", .op = Op::Bfi, .type = Type::B32, .numSrc = 4},
+    {.text = "bmsk.clamp.b32 %r1, %r2, %r3;", .op = Op::Bmsk, .type = Type::B32, .numSrc = 2, .flags = ir::kClamp},
+    {.text = "bmsk.wrap.b32 %r1, 1, 2;", .op = Op::Bmsk, .type = Type::B32, .numSrc = 2},
     {.text = "prmt.b32 %r1, %r2, %r3, 0x3210;", .op = Op::Prmt, .type = Type::B32, .numSrc = 3},
     {.text = "prmt.b32.f4e %r1, %r2, %r3, %r4;", .op = Op::Prmt, .type = Type::B32, .numSrc = 3, .sub = u8(ir::PrmtMode::F4e)},
     {.text = "prmt.b32.rc16 %r1, %r2, %r3, %r4;", .op = Op::Prmt, .type = Type::B32, .numSrc = 3, .sub = u8(ir::PrmtMode::Rc16)},

@@ -2,15 +2,24 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "config/config.h"
 #include "func/device_memory.h"
 #include "func/functional_gpu.h"
 #include "func/program.h"
 #include "ptx/parser.h"
+#include "runtime/gpu_properties.h"
 #include "runtime/module_state.h"
+#include "timing/gpu.h"
+#include "timing/plugin_registry.h"
 
 namespace warpsim::runtime {
 
@@ -29,8 +38,42 @@ auto guarded(Op&& op) -> decltype(op()) {
 }  // namespace
 
 Device::Device(DeviceOptions options) : options_(options) {
+  if (options_.mode != "functional" && options_.mode != "timing") {
+    throw Error(fmt::format("device: mode '{}' is unknown (modes: timing, functional)",
+                            options_.mode));
+  }
+  if (options_.mode == "timing" || !options_.config.empty()) {
+    buildTimingModel();
+    return;
+  }
   memory_ = options_.memoryBytes != 0 ? std::make_unique<func::DeviceMemory>(options_.memoryBytes)
                                       : std::make_unique<func::DeviceMemory>();
+  properties_.memoryBytes = memory_->capacity();
+  if (options_.numSms != 0) properties_.numSms = options_.numSms;
+}
+
+void Device::buildTimingModel() {
+  try {
+    std::vector<std::string> sets = options_.sets;
+    if (options_.numSms != 0) sets.push_back(fmt::format("gpu.num_sms={}", options_.numSms));
+    tree_ = std::make_unique<config::Tree>(config::Tree::load(
+        options_.config.empty() ? kDefaultConfig : options_.config, options_.overlays, sets));
+    const uint64_t configured = tree_->section("gpu").u64(
+        "memory_bytes", uint64_t{1536} << 20, "device memory capacity in bytes", 1 << 20,
+        uint64_t{1} << 42);
+    memory_ = std::make_unique<func::DeviceMemory>(
+        options_.memoryBytes != 0 ? options_.memoryBytes : configured);
+    registry_ = std::make_unique<timing::PluginRegistry>();
+    timing::registerBaselines(*registry_);
+    timing::registerMechanisms(*registry_);
+    timing::GpuOptions gpuOptions;
+    if (options_.progress && isatty(fileno(stderr))) gpuOptions.progress = stderr;
+    gpu_ = std::make_unique<timing::Gpu>(*tree_, *registry_, *memory_, gpuOptions);
+    properties_ = gpuProperties(*tree_, memory_->capacity());
+    tree_->checkAllUsed();
+  } catch (const config::Error& e) {
+    throw Error(e.what());
+  }
 }
 
 Device::~Device() = default;
@@ -145,8 +188,21 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config)
   if (options_.maxWarpInstructions != 0) run.maxWarpInstructions = options_.maxWarpInstructions;
   if (options_.localStackBytes != 0) run.localStackBytes = options_.localStackBytes;
 
+  if (gpu_) run.numSms = gpu_->numSms();  // %nsmid as the configured GPU has it
+
   auto start = std::chrono::steady_clock::now();
-  report.result = func::runKernel(kernel.program(), kernel.index(), config, *memory_, run);
+  if (gpu_ && options_.mode == "timing") {
+    timing::KernelResources resources;
+    resources.registersPerThread = report.resources.registers;  // shared, threads: the launch's
+    timing::KernelTiming t =
+        gpu_->run(kernel.program(), kernel.index(), config, run, resources);
+    report.result = std::move(t.result);
+    report.cycles = t.cycles;
+    report.simulatedSeconds = t.simulatedNs * 1e-9;
+    report.timing = std::make_shared<const nlohmann::json>(std::move(t.stats));
+  } else {
+    report.result = func::runKernel(kernel.program(), kernel.index(), config, *memory_, run);
+  }
   report.wallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.stats = observer.stats();

@@ -26,6 +26,13 @@
 namespace warpsim::func {
 class DeviceMemory;
 }
+namespace warpsim::config {
+class Tree;
+}
+namespace warpsim::timing {
+class Gpu;
+class PluginRegistry;
+}
 
 namespace warpsim::runtime {
 
@@ -39,6 +46,45 @@ struct DeviceOptions {
   // Resource usage of kernels: Auto runs ptxas when available (once per module, on first
   // use) and estimates otherwise; Estimate never runs ptxas.
   enum class Resources : uint8_t { Auto, Estimate } resources = Resources::Auto;
+
+  // The GPU being simulated (config/config.h): a bundled configuration name ("gtx480") or a
+  // TOML file path, overlays applied in order, then "key=value" overrides. Empty config:
+  // kDefaultConfig. mode "timing" (the default) runs launches on the cycle-level model
+  // (timing/gpu.h); "functional" runs them on the functional engine only (and needs no
+  // configuration unless one is named, for the device properties).
+  // In timing mode numSms (when not 0) overrides gpu.num_sms. Configuration errors (a bad
+  // value, a key nobody reads) throw Error with one line naming file and line.
+  std::string mode = "timing";
+  std::string config;
+  std::vector<std::string> overlays;
+  std::vector<std::string> sets;
+  // Timing mode: a live progress line on stderr during long launches, when stderr is a
+  // terminal (never otherwise).
+  bool progress = false;
+};
+
+// The configuration a Device uses when DeviceOptions::config is empty.
+inline constexpr const char* kDefaultConfig = "gtx480";
+
+// What the selected GPU configuration says about the device, as CUDA's device properties
+// report it (cudaGetDeviceProperties, cudaDeviceGetAttribute).
+struct GpuProperties {
+  std::string name = "warpsim";
+  uint32_t computeMajor = 9, computeMinor = 0;
+  uint32_t numSms = 80;
+  uint32_t warpSize = 32;
+  uint32_t maxThreadsPerBlock = 1024;
+  uint32_t maxThreadsPerSm = 2048;
+  uint32_t maxBlocksPerSm = 32;
+  uint32_t registersPerSm = 65536;         // 32-bit registers
+  uint32_t registersPerBlock = 65536;
+  uint32_t sharedBytesPerSm = 96 * 1024;
+  uint32_t sharedBytesPerBlock = 48 * 1024;
+  uint32_t l2Bytes = 6 * 1024 * 1024;
+  uint32_t clockKhz = 1530000;             // core clock
+  uint32_t memoryClockKhz = 877000;
+  uint32_t memoryBusWidthBits = 4096;
+  uint64_t memoryBytes = 0;                // device memory capacity
 };
 
 class Device {
@@ -96,12 +142,26 @@ class Device {
   LaunchReport run(const Kernel& kernel, const func::LaunchConfig& config);
 
   const DeviceOptions& options() const { return options_; }
+  // The simulated GPU's properties (from the configuration).
+  const GpuProperties& properties() const { return properties_; }
   func::DeviceMemory& memory() { return *memory_; }
   const func::DeviceMemory& memory() const { return *memory_; }
+  // The timing model and its resolved configuration: present in timing mode and whenever
+  // DeviceOptions::config names a configuration (functional runs then only take the device
+  // properties from it); nullptr otherwise.
+  timing::Gpu* gpu() { return gpu_.get(); }
+  const config::Tree* configTree() const { return tree_.get(); }
+  config::Tree* configTree() { return tree_.get(); }
 
  private:
+  void buildTimingModel();
+
   DeviceOptions options_;
+  GpuProperties properties_;
+  std::unique_ptr<config::Tree> tree_;
+  std::unique_ptr<timing::PluginRegistry> registry_;
   std::unique_ptr<func::DeviceMemory> memory_;
+  std::unique_ptr<timing::Gpu> gpu_;   // declared after memory_: destroyed before it
 };
 
 }  // namespace warpsim::runtime

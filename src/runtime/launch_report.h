@@ -2,7 +2,10 @@
 // usage.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "func/launch.h"
 #include "runtime/kernel_stats.h"
@@ -18,6 +21,12 @@ struct LaunchReport {
   KernelStats stats;          // empty when DeviceOptions::collectStats is false
   ResourceUsage resources;
   double wallSeconds = 0.0;   // host time spent simulating the launch
+  // Timing mode only (zero / null in functional mode): core cycles from launch to the last
+  // CTA's retirement, simulated time, and the timing model's statistics of the launch
+  // (docs/stats.md "timing", energy included).
+  uint64_t cycles = 0;
+  double simulatedSeconds = 0.0;
+  std::shared_ptr<const nlohmann::json> timing;
 
   uint64_t threadInstructions() const { return result.threadInstructions; }
   uint64_t warpInstructions() const { return result.warpInstructions; }

@@ -1,5 +1,7 @@
 #include "runtime/report_json.h"
 
+#include "timing/stats_totals.h"
+
 namespace warpsim::runtime {
 
 namespace {
@@ -85,8 +87,29 @@ nlohmann::json toJson(const KernelStats& s) {
   };
 }
 
+nlohmann::json timingTotals(const std::vector<LaunchReport>& reports) {
+  std::vector<const nlohmann::json*> launches;
+  for (const LaunchReport& r : reports) {
+    if (r.timing) launches.push_back(r.timing.get());
+  }
+  if (launches.empty()) return nullptr;
+  return timing::totalLaunchStats(launches);
+}
+
+namespace {
+
+// Timing mode adds cycles, simulated time and the timing model's statistics.
+void addTiming(nlohmann::json& out, const LaunchReport& r) {
+  if (!r.timing) return;
+  out["cycles"] = r.cycles;
+  out["simulated_seconds"] = r.simulatedSeconds;
+  out["timing"] = *r.timing;
+}
+
+}  // namespace
+
 nlohmann::json toJson(const LaunchReport& r) {
-  return {
+  nlohmann::json out = {
       {"kernel", r.kernel},
       {"grid", dim(r.grid)},
       {"block", dim(r.block)},
@@ -101,11 +124,13 @@ nlohmann::json toJson(const LaunchReport& r) {
       {"resources", toJson(r.resources)},
       {"stats", toJson(r.stats)},
   };
+  addTiming(out, r);
+  return out;
 }
 
 nlohmann::json kernelJson(const LaunchReport& r) {
   const KernelStats& s = r.stats;
-  return {
+  nlohmann::json out = {
       {"name", r.kernel},
       {"grid", dim(r.grid)},
       {"block", dim(r.block)},
@@ -126,6 +151,8 @@ nlohmann::json kernelJson(const LaunchReport& r) {
       {"divergent_branches", s.divergentBranches},
       {"wall_seconds", r.wallSeconds},
   };
+  addTiming(out, r);
+  return out;
 }
 
 }  // namespace warpsim::runtime

@@ -22,4 +22,8 @@ nlohmann::json memoryJson(const KernelStats& stats);
 // The element-wise sum of the statistics of several launches.
 KernelStats sumStats(const std::vector<LaunchReport>& reports);
 
+// Timing mode: the timing statistics of several launches together (timing/stats_totals.h);
+// null when no launch has timing statistics.
+nlohmann::json timingTotals(const std::vector<LaunchReport>& reports);
+
 }  // namespace warpsim::runtime

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Compiles one CUDA test program with nvcc and runs it on the drop-in runtime, checking its exit
-# status, its stdout (against <program>.expected when given) and its stderr.
+# status, its stdout (against <name>.expected) and its stderr (a pattern and a line count, or
+# nothing at all).
 #   run_case.sh NVCC LIBDIR SRCDIR WORKDIR CASE
-# The stats case also checks the WARPSIM_STATS file and that WARPSIM_QUIET silences stderr.
 # Exits 77 (skipped) when nvcc is missing. $WARPSIM_CUDART_PRELOAD, when set, is preloaded
 # (the sanitizer runtime of a sanitized library).
 set -u
@@ -14,43 +14,60 @@ fi
 mkdir -p "$work" || exit 1
 fail() { echo "FAIL [$case]: $*"; echo "--- stdout"; cat "$work/$case.out"; echo "--- stderr"; cat "$work/$case.err"; exit 1; }
 
-# The multi-arch case checks that the highest PTX <= compute_90 is chosen (its name is in the
-# fault message).
-# case -> program, nvcc flags, environment, expected exit status, stderr pattern ("" = empty)
-# and the most stderr lines allowed
-env_vars="" rc_want=0 err_want="" expected="" err_lines=1 occupy=0
+# Per case: the program (its .cu files), nvcc flags, environment, exit status, the .expected
+# file for stdout, a pattern stderr must match ("": stderr must be empty) and the most stderr
+# lines allowed. nvcc's default build embeds zstd-compressed PTX; -no-compress the raw form.
+nocompress="-no-compress -gencode arch=compute_80,code=compute_80"
+prog=$case flags="" env_vars="" rc_want=0 expected=$case err_want="" err_lines=1 occupy=0
 case "$case" in
-  basics)              prog=basics flags="" expected=basics err_lines=3
-                       err_want="block dimension x = 2048 exceeds the limit of 1024" ;;
-  basics-no-compress)  prog=basics flags="-no-compress -gencode arch=compute_80,code=compute_80" expected=basics
-                       err_want="block dimension x = 2048 exceeds the limit of 1024" err_lines=3 ;;
-  streams)             prog=streams flags="" expected=streams err_lines=2
-                       err_want="cudaGraphCreate: not supported by warpsim" ;;
-  streams-no-compress) prog=streams flags="-no-compress -gencode arch=compute_80,code=compute_80" expected=streams
-                       err_want="cudaGraphCreate: not supported by warpsim" err_lines=2 ;;
-  per-thread)          prog=streams flags="--default-stream per-thread" expected=streams
-                       err_want="cudaGraphCreate: not supported by warpsim" err_lines=2 ;;
-  stats)               prog=basics flags="" expected=basics err_want=""
-                       env_vars="WARPSIM_STATS=$work/stats.json WARPSIM_QUIET=1" ;;
-  occupied-base)       prog=streams flags="" expected=streams err_lines=2 occupy=1
-                       err_want="cudaGraphCreate: not supported by warpsim" ;;
-  two-units)           prog="two_units_main two_units_other" flags="" expected=two-units ;;
-  multi-arch)          prog=fault expected=fault-error env_vars="WARPSIM_FAULT=error"
-                       err_want="at compute_90.ptx:[0-9]*: illegal global store"
-                       flags="-gencode arch=compute_75,code=compute_75 -gencode arch=compute_90,code=compute_90 -gencode arch=compute_100,code=compute_100" ;;
-  fault)               prog=fault flags="" rc_want=1 expected=fault
-                       err_want="^warpsim: error: kernel '_Z7overrunPii' CTA (0,0,0) thread (0,0,0) at compute_[0-9]*.ptx:[0-9]*: illegal global store of 4 bytes at 0x[0-9a-f]* (unmapped)$" ;;
-  fault-error)         prog=fault flags="-no-compress" env_vars="WARPSIM_FAULT=error" expected=fault-error
-                       err_want="illegal global store" ;;
-  sass-only)           prog=fault flags="-gencode arch=compute_80,code=sm_80" expected=sass-only
-                       err_want="SASS only: sm_80.*rebuild with nvcc -cudart shared -gencode arch=compute_80,code=compute_80" ;;
+  kernels) ;;
+  kernels-no-compress) prog=kernels flags=$nocompress expected=kernels ;;
+  symbols) flags="-no-compress" ;;
+  shared_memory) ;;
+  events) ;;
+  atomics) flags="-no-compress" ;;
+  printf) ;;
+  launch_errors) err_lines=5
+    err_want="^warpsim: cudaLaunchKernel: kernel '_Z5writePi': block of 2048 threads exceeds the device's limit of 1024$" ;;
+  memory) err_lines=2
+    err_want="^warpsim: cudaFree: free: 0x1234 is not the start of an allocation$" ;;
+  managed) ;;
+  # PTX only (no SASS): the slowest compile of the set, and SASS would not be used anyway.
+  thrust_sort) flags="-gencode arch=compute_80,code=compute_80" ;;
+  device_query) env_vars="WARPSIM_SMS=7"
+    err_want="^warpsim: cudaFuncGetAttributes: 0x[0-9a-f]* is not a registered kernel$" ;;
+  # The properties follow the configuration: the GTX 480 has 15 SMs.
+  device_query-gtx480) prog=device_query env_vars="WARPSIM_CONFIG=gtx480"
+    err_want="^warpsim: cudaFuncGetAttributes: 0x[0-9a-f]* is not a registered kernel$" ;;
+  unsupported) rc_want=2
+    err_want="^warpsim: cudaMallocArray: not supported by warpsim$" ;;
+  stats) prog=kernels expected=kernels
+    env_vars="WARPSIM_STATS=$work/stats.json WARPSIM_QUIET=1 WARPSIM_SMS=4" ;;
+  streams) err_lines=2 err_want="cudaGraphCreate: not supported by warpsim" ;;
+  streams-no-compress) prog=streams flags=$nocompress expected=streams err_lines=2
+    err_want="cudaGraphCreate: not supported by warpsim" ;;
+  per-thread) prog=streams flags="--default-stream per-thread" expected=streams err_lines=2
+    err_want="cudaGraphCreate: not supported by warpsim" ;;
+  occupied-base) prog=streams expected=streams err_lines=2 occupy=1
+    err_want="cudaGraphCreate: not supported by warpsim" ;;
+  two-units) prog="two_units_main two_units_other" ;;
+  # The highest PTX <= compute_90 must be chosen (its name is in the fault message).
+  multi-arch) prog=fault expected=fault-error env_vars="WARPSIM_FAULT=error"
+    err_want="at compute_90.ptx:[0-9]*: illegal global store"
+    flags="-gencode arch=compute_75,code=compute_75 -gencode arch=compute_90,code=compute_90 -gencode arch=compute_100,code=compute_100" ;;
+  fault) rc_want=1
+    err_want="^warpsim: error: kernel '_Z7overrunPii' CTA (0,0,0) thread (0,0,0) at compute_[0-9]*.ptx:[0-9]*: illegal global store of 4 bytes at 0x[0-9a-f]* (unmapped)$" ;;
+  fault-error) prog=fault flags="-no-compress" env_vars="WARPSIM_FAULT=error"
+    err_want="illegal global store" ;;
+  sass-only) prog=fault flags="-gencode arch=compute_80,code=sm_80"
+    err_want="SASS only: sm_80.*rebuild with nvcc -cudart shared -gencode arch=compute_80,code=compute_80" ;;
   *) echo "unknown case $case"; exit 1 ;;
 esac
 
 exe="$work/$case"
 sources=""
 for p in $prog; do sources="$sources $src/$p.cu"; done
-if ! "$nvcc" -cudart shared $flags -o "$exe" $sources > "$work/$case.build" 2>&1; then
+if ! "$nvcc" -cudart shared -I"$src" $flags -o "$exe" $sources > "$work/$case.build" 2>&1; then
   cat "$work/$case.build"; echo "FAIL [$case]: nvcc failed"; exit 1
 fi
 if ! readelf -d "$exe" | grep -q "libcudart.so.13"; then
@@ -63,12 +80,11 @@ if [ "$occupy" = 1 ]; then
   preload="${preload:+$preload:}$work/liboccupy.so"
 fi
 preload=${preload:+LD_PRELOAD=$preload}
+rm -f "$work/stats.json"
 env LD_LIBRARY_PATH="$libdir" $preload $env_vars "$exe" > "$work/$case.out" 2> "$work/$case.err"
 rc=$?
 [ "$rc" = "$rc_want" ] || fail "exit status $rc, expected $rc_want"
-if [ -n "$expected" ]; then
-  diff -u "$src/$expected.expected" "$work/$case.out" > "$work/$case.diff" || { cat "$work/$case.diff"; fail "stdout differs"; }
-fi
+diff -u "$src/$expected.expected" "$work/$case.out" > "$work/$case.diff" || { cat "$work/$case.diff"; fail "stdout differs"; }
 if [ -n "$err_want" ]; then
   grep -q -- "$err_want" "$work/$case.err" || fail "stderr does not match: $err_want"
   lines=$(wc -l < "$work/$case.err")
@@ -77,9 +93,11 @@ else
   [ ! -s "$work/$case.err" ] || fail "unexpected stderr"
 fi
 if [ "$case" = stats ]; then
-  # one entry per launch that ran: axpy<float>, axpy<double>, count, reverseBlocks, byValue
+  # One entry per launch of kernels.cu, the SM count of WARPSIM_SMS, and the program's name.
   launches=$(grep -c '"name": "_Z' "$work/stats.json")
-  [ "$launches" = 5 ] || fail "stats file lists $launches launches, expected 5"
+  [ "$launches" = 8 ] || fail "stats file lists $launches launches, expected 8"
   grep -q '"warp_instructions"' "$work/stats.json" || fail "stats file has no warp_instructions"
+  grep -q '"sms": 4' "$work/stats.json" || fail "stats file does not say 4 SMs"
+  grep -q "\"program\": \".*/stats\"" "$work/stats.json" || fail "stats file does not name the program"
 fi
 echo "ok [$case]"

@@ -48,8 +48,8 @@ TEST(Cli, ListShowsEveryWorkloadWithCategoryAndSizes) {
 TEST(Cli, RunPrintsSummaryAndWritesStatsJson) {
   TempFile statsFile("stats.json", "");
   const std::string& stats = statsFile.path();
-  CliResult r = runCli({"run", "histogram", "--size", "small", "--seed", "7",
-                        "--estimate-resources", "--stats", stats});
+  CliResult r = runCli({"run", "histogram", "--size", "small", "--seed", "7", "--mode",
+                        "functional", "--estimate-resources", "--stats", stats});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "workload histogram [reduction], size small = 262144"))
       << r.out;
@@ -110,11 +110,8 @@ TEST(Cli, RunDefaultsToSgemmTiledAndDetailShowsMixAndMemory) {
   EXPECT_TRUE(contains(r.out, "shared")) << r.out;
 }
 
-TEST(Cli, TimingModeIsRefusedClearly) {
-  expectOneLineError(runCli({"run", "vecadd", "--mode", "timing"}),
-                     "the timing model is not built yet");
-  expectOneLineError(runCli({"run", "--all", "--mode", "timing"}),
-                     "the timing model is not built yet");
+// Timing-mode runs are tested in tests/timing/cli_timing_test.cpp.
+TEST(Cli, UnknownModeIsRefusedClearly) {
   expectOneLineError(runCli({"run", "vecadd", "--mode", "fast"}), "--mode 'fast' is unknown");
 }
 

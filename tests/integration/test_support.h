@@ -28,6 +28,7 @@ inline std::string cudaPtx(const std::string& name) {
 // Tests estimate resources (no ptxas run per module) unless they test ptxas itself.
 inline runtime::DeviceOptions testOptions() {
   runtime::DeviceOptions o;
+  o.mode = "functional";  // these tests are about the engine; tests/timing covers timing mode
   o.resources = runtime::DeviceOptions::Resources::Estimate;
   return o;
 }

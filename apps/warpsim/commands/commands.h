@@ -4,13 +4,14 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace warpsim::app {
 
 struct RunArgs {
   std::string workload;            // empty: workloads::kDefaultWorkload
   std::string size = "default";    // small, default, large or a number
-  std::string mode = "functional";  // only functional exists; timing is refused
+  std::string mode = "timing";  // "timing" (cycle-level model) or "functional"
   uint64_t seed = 1;
   std::string statsFile;  // empty: no JSON
   uint32_t sms = 0;       // 0: the engine's default
@@ -18,11 +19,22 @@ struct RunArgs {
   bool estimate = false;  // estimate resources instead of running ptxas
   bool detail = false;
   bool quiet = false;
+  // The simulated GPU: configuration name or file, overlays in order, key=value overrides.
+  std::string config;
+  std::vector<std::string> overlays;
+  std::vector<std::string> sets;
+  uint64_t sampleInterval = 0;  // timing: statistics time series every N cycles (0: none)
+  // `warpsim run [options] -- PROGRAM [ARGS...]`: the program and its arguments.
+  std::vector<std::string> program;
 };
 // `warpsim run`: 0 when verification passed, 3 when it failed.
 int runWorkload(const RunArgs& args);
 // `warpsim run --all`: 0 when every workload passed, 3 when any failed.
 int runAllWorkloads(const RunArgs& args);
+// `warpsim run -- PROGRAM [ARGS...]`: runs a CUDA program built with `nvcc -cudart shared` on
+// the drop-in libcudart.so.13 and returns its exit status (128 + N when signal N ended it).
+// Throws runtime::Error when the program is missing or does not load libcudart.so.13.
+int runProgram(const RunArgs& args);
 
 // `warpsim list`
 int listWorkloads();

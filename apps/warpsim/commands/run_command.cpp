@@ -6,17 +6,14 @@
 
 #include "commands/commands.h"
 #include "commands/run_one.h"
+#include "config/config.h"
 #include "runtime/error.h"
 
 namespace warpsim::app {
 
 void checkMode(const std::string& mode) {
-  if (mode == "functional") return;
-  if (mode == "timing") {
-    throw runtime::Error(
-        "run: --mode timing: the timing model is not built yet (only --mode functional runs)");
-  }
-  throw runtime::Error(fmt::format("run: --mode '{}' is unknown (modes: functional)", mode));
+  if (mode == "functional" || mode == "timing") return;
+  throw runtime::Error(fmt::format("run: --mode '{}' is unknown (modes: timing, functional)", mode));
 }
 
 namespace {
@@ -54,6 +51,14 @@ RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
   runtime::DeviceOptions options;
   options.numSms = args.sms;
   if (args.estimate) options.resources = runtime::DeviceOptions::Resources::Estimate;
+  options.mode = args.mode;
+  options.config = args.config;
+  options.overlays = args.overlays;
+  options.sets = args.sets;
+  if (args.sampleInterval != 0) {
+    options.sets.push_back(fmt::format("gpu.sample_interval={}", args.sampleInterval));
+  }
+  options.progress = !args.quiet;
   runtime::Device device(options);
 
   RunSummary summary;
@@ -63,7 +68,10 @@ RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
   summary.sizeMeaning = w.sizeMeaning;
   summary.seed = args.seed;
   summary.mode = args.mode;
-  summary.sms = args.sms != 0 ? args.sms : func::RunOptions{}.numSms;
+  summary.sms = device.gpu() != nullptr ? device.properties().numSms
+                : args.sms != 0              ? args.sms
+                                             : func::RunOptions{}.numSms;
+  if (device.configTree() != nullptr) summary.config = device.configTree()->name();
   summary.resourceSource = args.estimate ? "estimate" : "ptxas";
   workloads::WorkloadContext ctx{device, summary.size, summary.seed, summary.launches};
   auto start = std::chrono::steady_clock::now();

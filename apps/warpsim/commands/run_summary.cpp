@@ -31,8 +31,17 @@ double RunSummary::threadInstructionsPerSecond() const {
 }
 
 std::string RunSummary::configName() const {
+  if (!config.empty()) return config;
   return sms == func::RunOptions{}.numSms ? mode + "-default" : fmt::format("{}-{}sm", mode, sms);
 }
+
+uint64_t RunSummary::cycles() const {
+  uint64_t n = 0;
+  for (const runtime::LaunchReport& r : launches) n += r.cycles;
+  return n;
+}
+
+nlohmann::json RunSummary::timingTotals() const { return runtime::timingTotals(launches); }
 
 namespace {
 
@@ -74,13 +83,42 @@ void appendDetail(std::string& out, const runtime::LaunchReport& r) {
                      s.branches, s.divergentBranches, s.loads, s.stores, s.atomics);
 }
 
+double number(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+}
+
+// Timing mode: cycles, IPC, occupancy, cache hit rates, DRAM use and (when the configuration
+// has an energy table) energy, over all launches.
+void appendTiming(std::string& out, const RunSummary& s) {
+  const nlohmann::json t = s.timingTotals();
+  if (t.is_null()) return;
+  out += fmt::format("cycles: {} ({:.3f} us simulated), IPC {:.2f} warp-inst/cycle ({:.1f} "
+                     "thread-inst/cycle), occupancy {:.1f}% achieved of {:.1f}%\n",
+                     s.cycles(), number(t, "simulated_ns") / 1e3, number(t, "ipc"),
+                     number(t, "thread_ipc"), 100.0 * number(t["occupancy"], "achieved"),
+                     100.0 * number(t["occupancy"], "theoretical"));
+  out += fmt::format("hit rates: L1D {:.1f}%, L2 {:.1f}%; DRAM bandwidth {:.1f}% used, row-buffer "
+                     "hits {:.1f}%\n",
+                     100.0 * number(t, "l1d_hit_rate"), 100.0 * number(t, "l2_hit_rate"),
+                     100.0 * number(t, "dram_bandwidth_utilisation"),
+                     100.0 * number(t, "dram_row_buffer_hit_rate"));
+  if (t.contains("energy")) {
+    const nlohmann::json& e = t["energy"];
+    out += fmt::format("energy: {:.3f} uJ ({:.1f} W average, {:.1f}% static)\n",
+                       number(e, "total_nj") / 1e3, number(e, "average_power_w"),
+                       number(e, "total_nj") > 0
+                           ? 100.0 * number(e, "static_nj") / number(e, "total_nj")
+                           : 0.0);
+  }
+}
+
 }  // namespace
 
 std::string formatSummary(const RunSummary& s, bool detail) {
   std::string out;
-  out += fmt::format("workload {} [{}], size {} = {} {}, seed {}, {} mode, {} SMs\n\n",
+  out += fmt::format("workload {} [{}], size {} = {} {}, seed {}, {} mode, {}{} SMs\n\n",
                      s.workload, s.category, s.sizeName, s.size, s.sizeMeaning, s.seed, s.mode,
-                     s.sms);
+                     s.config.empty() ? "" : s.config + ", ", s.sms);
   out += fmt::format("{:<18} {:>12} {:>10} {:>5} {:>9} {:>9} {:<9} {:>14} {:>15} {:>6} {:>9}\n",
                      "kernel", "grid", "block", "regs", "shared", "local", "(source)",
                      "warp inst", "thread inst", "SIMD", "time");
@@ -101,6 +139,7 @@ std::string formatSummary(const RunSummary& s, bool detail) {
       "\nkernels launched: {}\ninstructions: {} warp, {} thread\nSIMD efficiency: {:.1f}%\n",
       s.launches.size(), s.warpInstructions(), s.threadInstructions(),
       100.0 * s.simdEfficiency());
+  appendTiming(out, s);
   out += fmt::format("wall time: {:.3f} s (simulating {:.3f} s), {}thread-inst/s\n",
                      s.wallSeconds, s.simulationSeconds(),
                      rate(s.threadInstructionsPerSecond()));
@@ -116,6 +155,7 @@ std::string formatLine(const RunSummary& s) {
       s.outcome.passed ? "PASS" : "FAIL", s.workload, s.category, s.size, s.launches.size(),
       s.threadInstructions(), 100.0 * s.simdEfficiency(), s.wallSeconds,
       rate(s.threadInstructionsPerSecond()));
+  if (s.cycles() != 0) line += fmt::format(" {:>12} cycles", s.cycles());
   if (!s.outcome.passed) line += "  (" + s.outcome.detail + ")";
   return line + "\n";
 }
@@ -124,7 +164,7 @@ nlohmann::json summaryJson(const RunSummary& s) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const runtime::LaunchReport& r : s.launches) kernels.push_back(runtime::kernelJson(r));
   runtime::KernelStats sum = runtime::sumStats(s.launches);
-  return {
+  nlohmann::json out = {
       {"warpsim_version", WARPSIM_VERSION},
       {"workload", s.workload},
       {"category", s.category},
@@ -154,6 +194,11 @@ nlohmann::json summaryJson(const RunSummary& s) {
         {"simulation_seconds", s.simulationSeconds()},
         {"thread_instructions_per_second", s.threadInstructionsPerSecond()}}},
   };
+  if (nlohmann::json timing = s.timingTotals(); !timing.is_null()) {
+    out["totals"]["cycles"] = s.cycles();
+    out["totals"]["timing"] = std::move(timing);
+  }
+  return out;
 }
 
 }  // namespace warpsim::app

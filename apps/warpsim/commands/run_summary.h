@@ -19,7 +19,8 @@ struct RunSummary {
   uint64_t size = 0;        // the problem size the driver ran at
   std::string sizeMeaning;  // "elements", "matrix edge", ...
   uint64_t seed = 0;
-  std::string mode;         // "functional"
+  std::string mode;         // "timing" or "functional"
+  std::string config;       // the GPU configuration's name; empty: none (functional default)
   uint32_t sms = 0;         // SMs the CTAs were spread over
   std::string resourceSource;  // "ptxas" or "estimate"
   std::vector<runtime::LaunchReport> launches;
@@ -31,7 +32,13 @@ struct RunSummary {
   double simulationSeconds() const;  // sum of the launches' wall time
   double simdEfficiency() const;     // over every launch
   double threadInstructionsPerSecond() const;  // over wallSeconds
-  std::string configName() const;    // "functional-default" or "functional-<N>sm"
+  // The configuration's name ("gtx480"); without one "functional-default" or
+  // "functional-<N>sm".
+  std::string configName() const;
+  // Timing mode: core cycles summed over the launches, and the timing statistics of all
+  // launches together (runtime::timingTotals; null in functional mode).
+  uint64_t cycles() const;
+  nlohmann::json timingTotals() const;
 };
 
 // Table of launches, totals and the verdict. `detail` adds per-kernel instruction mix, memory

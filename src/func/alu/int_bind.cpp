@@ -88,7 +88,7 @@ ExecFn bindIntAlu(const ir::Instr& in, std::string* error) {
       family = intalu::bindDot;
       break;
     case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Brev: case Op::Bfe: case Op::Bfi:
-    case Op::Prmt:
+    case Op::Bmsk: case Op::Prmt:
       family = intalu::bindBitOps;
       break;
     case Op::Shl: case Op::Shr: case Op::Shf:

@@ -1,5 +1,5 @@
 // Bit-manipulation ops (PTX ISA 9.0, "Integer Arithmetic Instructions"): popc, clz, bfind
-// (.shiftamt), brev, bfe, bfi, prmt with all its modes.
+// (.shiftamt), brev, bfe, bfi, bmsk (.clamp/.wrap), prmt with all its modes.
 #include <bit>
 
 #include "func/alu/int_common.h"
@@ -116,6 +116,28 @@ struct BfiExec {
       out[l] = r & m;
     }
     lanes::storeLanes(lanes::dstPtr(ctx, in.dst()), out, ctx.mask);
+  }
+};
+
+// bmsk d, a, b: a mask of b bits starting at bit a (PTX ISA 9.0, "bmsk"). Bits at 32 and above
+// are cut off. .wrap uses a and b modulo 32; .clamp makes a >= 32 an empty mask and b >= 32 a
+// mask reaching to the top.
+template <bool Clamp>
+uint64_t bitMask(uint32_t a, uint32_t b) {
+  const uint32_t start = a & 31u, width = b & 31u;
+  if (Clamp && a >= 32) return 0;
+  const uint32_t high = Clamp && b >= 32 ? 32 : start + width;  // first bit above the mask
+  const uint64_t below = high >= 32 ? 0xFFFFFFFFull : (1ull << high) - 1;
+  return below & ~((1ull << start) - 1) & 0xFFFFFFFFull;
+}
+
+template <bool Clamp>
+struct BmskExec {
+  static void run(const ir::Instr& in, ExecCtx& ctx) {
+    lanes::map2(ctx, in.dst(), in.src(0), in.src(1), dstMask(in.dst(), 32),
+                [](uint64_t a, uint64_t b) {
+                  return bitMask<Clamp>(static_cast<uint32_t>(a), static_cast<uint32_t>(b));
+                });
   }
 };
 
@@ -258,6 +280,10 @@ ExecFn bindBitOps(const ir::Instr& in, std::string* error) {
       if (!expectRegs(in, 1, 4, error)) return nullptr;
       fn = byWidth32Or64<BfiExec>(in.type);
       return fn != nullptr ? fn : unsupported(in, error, "needs a 32- or 64-bit type");
+    case Op::Bmsk:
+      if (!expectRegs(in, 1, 2, error)) return nullptr;
+      if (in.type != ir::Type::B32) return unsupported(in, error, "needs .b32");
+      return in.has(ir::kClamp) ? &BmskExec<true>::run : &BmskExec<false>::run;
     case Op::Prmt:
       return bindPrmt(in, error);
     default:

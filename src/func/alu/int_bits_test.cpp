@@ -1,4 +1,4 @@
-// Bit-manipulation, shift and logic executors: popc clz bfind brev bfe bfi prmt shl shr shf
+// Bit-manipulation, shift and logic executors: popc clz bfind brev bfe bfi bmsk prmt shl shr shf
 // lop3 and/or/xor/not/cnot (bit types and .pred).
 #include <gtest/gtest.h>
 
@@ -162,6 +162,28 @@ const BitCase kPrmt[] = {
     {"prmt.rc16 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x11001100u, sub(mode(M::Rc16))},
 };
 INSTANTIATE_TEST_SUITE_P(Prmt, BitTable, ::testing::ValuesIn(kPrmt));
+
+// bmsk d, a, b: b bits from bit a (PTX ISA 9.0, "bmsk"; the ISA's own example is wrap 1, 2).
+OpOptions clamp() { return sub(0, ir::kClamp); }
+const BitCase kBmsk[] = {
+    {"bmsk.wrap 1 2 (the ISA's example)", Op::Bmsk, Type::B32, {1, 2}, 0x6},
+    {"bmsk.wrap 0 0 is empty", Op::Bmsk, Type::B32, {0, 0}, 0},
+    {"bmsk.wrap 4 0 is empty", Op::Bmsk, Type::B32, {4, 0}, 0},
+    {"bmsk.wrap 0 31", Op::Bmsk, Type::B32, {0, 31}, 0x7FFFFFFFu},
+    {"bmsk.wrap 8 8", Op::Bmsk, Type::B32, {8, 8}, 0xFF00u},
+    {"bmsk.wrap 28 8 is cut at bit 31", Op::Bmsk, Type::B32, {28, 8}, 0xF0000000u},
+    {"bmsk.wrap 33 2 wraps the start to 1", Op::Bmsk, Type::B32, {33, 2}, 0x6},
+    {"bmsk.wrap 0 32 wraps the width to 0", Op::Bmsk, Type::B32, {0, 32}, 0},
+    {"bmsk.wrap 3 35 wraps the width to 3", Op::Bmsk, Type::B32, {3, 35}, 0x38},
+    {"bmsk.clamp 1 2", Op::Bmsk, Type::B32, {1, 2}, 0x6, clamp()},
+    {"bmsk.clamp 0 32 is everything", Op::Bmsk, Type::B32, {0, 32}, kU32Max, clamp()},
+    {"bmsk.clamp 4 100 reaches the top", Op::Bmsk, Type::B32, {4, 100}, 0xFFFFFFF0u, clamp()},
+    {"bmsk.clamp 32 4 is empty", Op::Bmsk, Type::B32, {32, 4}, 0, clamp()},
+    {"bmsk.clamp 40 40 is empty", Op::Bmsk, Type::B32, {40, 40}, 0, clamp()},
+    {"bmsk.clamp 31 1", Op::Bmsk, Type::B32, {31, 1}, 0x80000000u, clamp()},
+    {"bmsk.clamp 5 0 is empty", Op::Bmsk, Type::B32, {5, 0}, 0, clamp()},
+};
+INSTANTIATE_TEST_SUITE_P(Bmsk, BitTable, ::testing::ValuesIn(kBmsk));
 
 TEST(Prmt, ImmediateSelectorMatchesRegisterSelector) {
   const uint32_t selectors[] = {0x3210, 0x7654, 0x0000, 0x89AB, 0xFEDC, 0x1357, 0xC840, 1, 2, 3};

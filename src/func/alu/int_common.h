@@ -22,7 +22,7 @@ ExecFn bindMulMad(const ir::Instr& in, std::string* error);     // mul mad madc 
 ExecFn bindDivRem(const ir::Instr& in, std::string* error);     // div rem
 ExecFn bindSimpleArith(const ir::Instr& in, std::string* error);// abs neg min max sad
 ExecFn bindDot(const ir::Instr& in, std::string* error);        // dp4a dp2a
-ExecFn bindBitOps(const ir::Instr& in, std::string* error);     // popc clz bfind brev bfe bfi prmt
+ExecFn bindBitOps(const ir::Instr& in, std::string* error);     // popc clz bfind brev bfe bfi bmsk prmt
 ExecFn bindShift(const ir::Instr& in, std::string* error);      // shl shr shf
 ExecFn bindLogic(const ir::Instr& in, std::string* error);      // and or xor not cnot lop3
 ExecFn bindCompare(const ir::Instr& in, std::string* error);    // setp set selp slct

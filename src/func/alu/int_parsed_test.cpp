@@ -152,5 +152,26 @@ TEST(IntAluOnParsedPtx, StraightLineIntegerKernel) {
   EXPECT_EQ(k.reg("%r19"), 2u + 30u);
 }
 
+// bmsk as CUB and Thrust emit it (bit-field masks for radix digits).
+TEST(IntAluOnParsedPtx, BitMasks) {
+  ParsedKernel k(R"(
+  .reg .b32 %r<8>;
+  mov.u32 %r1, 4;
+  mov.u32 %r2, 40;
+  bmsk.clamp.b32 %r3, %r1, 8;
+  bmsk.wrap.b32 %r4, 1, 2;
+  bmsk.clamp.b32 %r5, %r1, %r2;
+  bmsk.wrap.b32 %r6, %r1, %r2;
+  bmsk.clamp.b32 %r7, %r2, %r1;
+  ret;
+)");
+  k.run();
+  EXPECT_EQ(k.reg("%r3"), 0xFF0u);
+  EXPECT_EQ(k.reg("%r4"), 0x6u);
+  EXPECT_EQ(k.reg("%r5"), 0xFFFFFFF0u);  // width 40 clamps: to the top
+  EXPECT_EQ(k.reg("%r6"), 0xFF0u);       // width 40 wraps to 8
+  EXPECT_EQ(k.reg("%r7"), 0u);           // start 40 clamps: empty
+}
+
 }  // namespace
 }  // namespace warpsim::func

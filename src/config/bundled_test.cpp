@@ -1,0 +1,119 @@
+// The bundled configurations in configs/: each loads, with every overlay, and each GPU sets the
+// same keys as gtx480 (so a key added to one file is not forgotten in the others).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+#include <set>
+
+#include "config/config.h"
+#include "config/test_files.h"
+
+namespace warpsim::config {
+namespace {
+
+// Every value key set in the tree, as full dotted paths.
+void collectKeys(Tree& tree, const std::string& path, std::set<std::string>& out) {
+  for (const std::string& name : tree.section(path).keys()) {
+    const std::string full = path.empty() ? name : path + "." + name;
+    if (tree.section(full).keys().empty()) {
+      out.insert(full);
+    } else {
+      collectKeys(tree, full, out);
+    }
+  }
+}
+
+std::set<std::string> keysOf(const std::string& name) {
+  Tree tree = Tree::load(name);
+  std::set<std::string> keys;
+  collectKeys(tree, "", keys);
+  return keys;
+}
+
+std::vector<std::string> names(bool overlays) {
+  std::vector<std::string> out;
+  for (const auto& [name, description] : Tree::listBundled(overlays)) out.push_back(name);
+  return out;
+}
+
+TEST(Bundled, ListsTheGpusAndOverlays) {
+  EXPECT_EQ(names(false),
+            (std::vector<std::string>{"a100", "fermi-rfh", "gtx480", "h100", "v100"}));
+  EXPECT_EQ(names(true), (std::vector<std::string>{"fermi-l1-48k", "lrr", "two-level"}));
+  for (bool overlays : {false, true}) {
+    for (const auto& [name, description] : Tree::listBundled(overlays)) {
+      EXPECT_FALSE(description.empty()) << name;
+    }
+  }
+}
+
+TEST(Bundled, EveryConfigurationLoadsWithEveryOverlay) {
+  for (const std::string& gpu : names(false)) {
+    EXPECT_NO_THROW(Tree::load(gpu)) << gpu;
+    for (const std::string& overlay : names(true)) {
+      EXPECT_NO_THROW(Tree::load(gpu, {overlay})) << gpu << " + " << overlay;
+    }
+    EXPECT_NO_THROW(Tree::load(gpu, names(true))) << gpu << " + all overlays";
+  }
+}
+
+TEST(Bundled, EveryGpuSetsTheKeysOfGtx480) {
+  const std::set<std::string> reference = keysOf("gtx480");
+  EXPECT_GT(reference.size(), 100u);
+  for (const std::string& gpu : names(false)) {
+    const std::set<std::string> keys = keysOf(gpu);
+    std::vector<std::string> missing, extra;
+    std::set_difference(reference.begin(), reference.end(), keys.begin(), keys.end(),
+                        std::back_inserter(missing));
+    std::set_difference(keys.begin(), keys.end(), reference.begin(), reference.end(),
+                        std::back_inserter(extra));
+    EXPECT_TRUE(missing.empty()) << gpu << " lacks " << (missing.empty() ? "" : missing[0]);
+    EXPECT_TRUE(extra.empty()) << gpu << " adds " << (extra.empty() ? "" : extra[0]);
+  }
+}
+
+TEST(Bundled, EveryGpuDescribesItselfAndItsEnergy) {
+  const char* kEnergy[] = {"rf_bank_read", "rf_bank_write", "operand_collector", "alu_lane_op",
+                           "sfu_lane_op", "fp64_lane_op", "lsu_lane_op", "icache_access",
+                           "l1d_access", "shared_access", "const_access", "l2_access",
+                           "icnt_flit", "dram_activate", "dram_read_burst", "dram_write_burst",
+                           "static_watts"};
+  for (const std::string& gpu : names(false)) {
+    Tree tree = Tree::load(gpu);
+    Section root = tree.root();
+    EXPECT_FALSE(root.str("name", "", "").empty()) << gpu;
+    EXPECT_FALSE(root.str("description", "", "").empty()) << gpu;
+    EXPECT_FALSE(root.str("source", "", "").empty()) << gpu;
+    Section energy = tree.section("energy");
+    for (const char* key : kEnergy) {
+      EXPECT_GT(energy.f64(key, -1.0, "", 0.0), 0.0) << gpu << " energy." << key;
+    }
+  }
+}
+
+TEST(Bundled, VariantsInheritFromTheirBase) {
+  Tree rfh = Tree::load("fermi-rfh");
+  EXPECT_EQ(rfh.section("gpu").u32("num_sms", 0, ""), 16u);
+  EXPECT_EQ(rfh.section("l2").u64("size", 0, ""), 786432u);  // gtx480's
+  std::vector<ResolvedKey> r = rfh.resolved();
+  ASSERT_GE(r.size(), 2u);
+  EXPECT_EQ(r[r.size() - 2].source.substr(0, 15), "fermi-rfh.toml:");
+  EXPECT_EQ(r.back().source.substr(0, 12), "gtx480.toml:");
+}
+
+TEST(Bundled, DramBandwidthMatchesTheSpecifications) {
+  // channels x 32-byte bursts / burst_cycles x DRAM clock, in GB/s.
+  const std::pair<const char*, double> kSpec[] = {
+      {"gtx480", 177.4}, {"fermi-rfh", 256.0}, {"v100", 900.0}, {"a100", 1555.0}, {"h100", 3350.0}};
+  for (const auto& [gpu, gbps] : kSpec) {
+    Tree tree = Tree::load(gpu);
+    Section dram = tree.section("dram");
+    const double bw = dram.u32("channels", 0, "") * 32.0 / dram.u32("burst_cycles", 0, "") *
+                      tree.section("clocks").f64("dram", 0, "") * 1e6 / 1e9;
+    EXPECT_NEAR(bw / gbps, 1.0, 0.01) << gpu << ": " << bw << " GB/s";
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::config

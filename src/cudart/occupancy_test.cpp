@@ -1,0 +1,47 @@
+#include "cudart/occupancy.h"
+
+#include <gtest/gtest.h>
+
+namespace warpsim::cudart {
+namespace {
+
+runtime::GpuProperties gpu() {
+  runtime::GpuProperties g;
+  g.warpSize = 32;
+  g.maxThreadsPerSm = 2048;
+  g.maxBlocksPerSm = 32;
+  g.registersPerSm = 65536;
+  g.sharedBytesPerSm = 96 * 1024;
+  return g;
+}
+
+TEST(Occupancy, LimitedByThreads) {
+  EXPECT_EQ(maxActiveCtasPerSm(gpu(), {256, 16, 0}), 8u);
+  // a partial warp occupies a whole one: 100 threads count as 128
+  EXPECT_EQ(maxActiveCtasPerSm(gpu(), {100, 0, 0}), 16u);
+}
+
+TEST(Occupancy, LimitedByCtaSlots) { EXPECT_EQ(maxActiveCtasPerSm(gpu(), {32, 8, 0}), 32u); }
+
+TEST(Occupancy, LimitedByRegisters) {
+  // 256 threads x 64 registers = 16384 per CTA: 4 fit in 65536
+  EXPECT_EQ(maxActiveCtasPerSm(gpu(), {256, 64, 0}), 4u);
+  EXPECT_EQ(maxActiveCtasPerSm(gpu(), {1024, 255, 0}), 0u);
+}
+
+TEST(Occupancy, LimitedBySharedMemory) {
+  EXPECT_EQ(maxActiveCtasPerSm(gpu(), {64, 8, 40 * 1024}), 2u);
+  EXPECT_EQ(maxActiveCtasPerSm(gpu(), {64, 8, 97 * 1024}), 0u);
+}
+
+TEST(Occupancy, FollowsTheProperties) {
+  runtime::GpuProperties small = gpu();
+  small.maxThreadsPerSm = 1536;
+  small.maxBlocksPerSm = 8;
+  EXPECT_EQ(maxActiveCtasPerSm(small, {128, 8, 0}), 8u);
+  EXPECT_EQ(maxActiveCtasPerSm(small, {512, 8, 0}), 3u);
+  EXPECT_EQ(maxActiveCtasPerSm(small, {0, 8, 0}), 0u);
+}
+
+}  // namespace
+}  // namespace warpsim::cudart

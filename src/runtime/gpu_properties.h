@@ -1,0 +1,17 @@
+// The device properties (runtime/device.h GpuProperties) of a resolved GPU configuration.
+#pragma once
+#include <cstdint>
+
+#include "config/config.h"
+#include "runtime/device.h"
+
+namespace warpsim::runtime {
+
+// Reads what CUDA's device properties report from the keys the timing model resolved (call it
+// after the model is built, so every key has its value, default or not). The compute
+// capability comes from [gpu].compute_capability ("major.minor"); the memory clock is
+// [clocks].dram and the bus width the one for which CUDA's bandwidth formula
+// (2 x clock x width / 8) gives the modelled DRAM bandwidth.
+GpuProperties gpuProperties(config::Tree& tree, uint64_t memoryBytes);
+
+}  // namespace warpsim::runtime

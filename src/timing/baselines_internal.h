@@ -1,0 +1,12 @@
+// Registration of the top level's own baseline implementations (called by registerBaselines).
+#pragma once
+
+namespace warpsim::timing {
+
+class PluginRegistry;
+
+void registerRoundRobinCtaScheduler(PluginRegistry& registry);
+void registerStaticResourceManager(PluginRegistry& registry);
+void registerLivenessPass(PluginRegistry& registry);
+
+}  // namespace warpsim::timing

@@ -1,0 +1,70 @@
+// The statistics of a launch (docs/stats.md "timing"): the SMs' counters summed, the memory
+// system's counters, occupancy and the derived rates.
+#include <nlohmann/json.hpp>
+
+#include "timing/gpu_impl.h"
+#include "timing/stats_json.h"
+
+namespace warpsim::timing {
+
+nlohmann::json assembleLaunchStats(Cycle cycles, uint64_t warpInstructions,
+                                   uint64_t threadInstructions, const nlohmann::json& smTotals,
+                                   const nlohmann::json& memory, const Occupancy& occupancy) {
+  const uint64_t residentWarpCycles = counter(smTotals, {"resident_warp_cycles"});
+  const uint64_t activeCycles = counter(smTotals, {"active_cycles"});
+  nlohmann::json stats = {
+      {"cycles", cycles},
+      {"warp_instructions", warpInstructions},
+      {"thread_instructions", threadInstructions},
+      {"ipc", ratio(warpInstructions, cycles)},
+      {"thread_ipc", ratio(threadInstructions, cycles)},
+      {"occupancy",
+       {{"theoretical", occupancy.theoretical()},
+        {"achieved", occupancy.maxWarpsPerSm == 0
+                         ? 0.0
+                         : ratio(residentWarpCycles, activeCycles) / occupancy.maxWarpsPerSm},
+        {"ctas_per_sm", occupancy.ctasPerSm},
+        {"warps_per_sm", occupancy.warpsPerSm},
+        {"max_warps_per_sm", occupancy.maxWarpsPerSm},
+        {"limited_by", occupancy.limitedBy}}},
+      {"l1d_hit_rate", ratio(counter(memory, {"l1d", "hits"}), counter(memory, {"l1d", "accesses"}))},
+      {"l2_hit_rate", ratio(counter(memory, {"l2", "hits"}), counter(memory, {"l2", "accesses"}))},
+      {"dram_bandwidth_utilisation",
+       ratio(counter(memory, {"dram", "busy_cycles"}), counter(memory, {"dram", "cycles"}))},
+      {"dram_row_buffer_hit_rate",
+       ratio(counter(memory, {"dram", "row_hits"}),
+             counter(memory, {"dram", "row_hits"}) + counter(memory, {"dram", "row_misses"}))},
+  };
+  if (smTotals.is_object() && smTotals.contains("issue")) stats["issue"] = smTotals["issue"];
+  stats["sm"] = smTotals;
+  stats["memory"] = memory;
+  return stats;
+}
+
+nlohmann::json Gpu::Impl::launchStats(Cycle cycles, const func::GridContext& grid,
+                                      const Occupancy& occupancy) const {
+  nlohmann::json smTotals = nlohmann::json::object();
+  for (const auto& sm : sms) {
+    nlohmann::json one = nlohmann::json::object();
+    sm->reportStats(one);
+    addInto(smTotals, one);
+  }
+  nlohmann::json memoryStats = nlohmann::json::object();
+  memorySystem->reportStats(memoryStats);
+  nlohmann::json stats = assembleLaunchStats(cycles, grid.warpInstructions,
+                                             grid.threadInstructions, smTotals, memoryStats,
+                                             occupancy);
+  nlohmann::json resources = nlohmann::json::object();
+  for (const auto& rm : resourceManagers) {
+    nlohmann::json one = nlohmann::json::object();
+    rm->reportStats(one);
+    addInto(resources, one);
+  }
+  if (!resources.empty()) stats["resources"] = std::move(resources);
+  nlohmann::json cta = nlohmann::json::object();
+  ctaScheduler->reportStats(cta);
+  if (!cta.empty()) stats["cta_scheduler"] = std::move(cta);
+  return stats;
+}
+
+}  // namespace warpsim::timing

@@ -1,0 +1,35 @@
+// Extension point "ir_pass": compiler passes over a kernel's IR, run before it launches in
+// timing mode. A pass reads the decoded module (instructions, CFG, reconvergence points,
+// liveness: ir/module.h) and records what it found; the results go into the launch's statistics
+// under "compiler".<pass name>. The configuration names the passes to run, in order:
+//   [compiler]
+//   passes = "liveness"        # comma-separated names of registered passes
+// A pass never changes program behaviour (functional results stay those of the functional
+// engine); mechanisms that need per-instruction compiler information (register allocation to
+// a register-file hierarchy, phase boundaries, last-read bits) compute it in their own pass.
+//
+// Baseline "liveness": per kernel, the peak number of live value registers (ir::analyze), the
+// number of basic blocks and of instructions.
+#pragma once
+#include <cstdint>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "config/config.h"
+#include "ir/module.h"
+
+namespace warpsim::timing {
+
+class IIrPass {
+ public:
+  static constexpr const char* kPoint = "ir_pass";
+  struct Context {
+    config::Tree* tree = nullptr;   // the pass's keys under "compiler.<name>"
+  };
+  virtual ~IIrPass() = default;
+  // Analyses function `function` of `module` (the kernel about to launch) and writes its
+  // findings into `out` (a JSON object). Deterministic; called once per launch.
+  virtual void run(const ir::Module& module, uint32_t function, nlohmann::json& out) = 0;
+};
+
+}  // namespace warpsim::timing

@@ -1,0 +1,71 @@
+#include "timing/mem/cache_tags.h"
+
+#include <algorithm>
+
+namespace warpsim::timing::mem {
+
+CacheTags::CacheTags(const CacheGeometry& g, uint64_t stream)
+    : sets_(std::max<uint32_t>(g.sets(), 1)),
+      ways_(g.assoc),
+      lineBytes_(g.lineBytes),
+      sectorBytes_(g.sectorBytes),
+      allSectors_(g.sectorsPerLine() >= 32 ? ~0u : (1u << g.sectorsPerLine()) - 1),
+      replacement_(g.replacement),
+      random_((g.seed + stream * 0xD1B54A32D192ED03ull) * 0x9E3779B97F4A7C15ull | 1),
+      lines_(size_t{std::max<uint32_t>(g.sets(), 1)} * g.assoc) {}
+
+uint32_t CacheTags::victim(uint32_t set) {
+  const CacheLine* l = &lines_[size_t{set} * ways_];
+  for (uint32_t w = 0; w < ways_; ++w) {
+    if (!l[w].allocated) return w;
+  }
+  if (replacement_ == Replacement::Random) {
+    // xorshift64: draw a start way, take the first evictable way from there (unpinned first).
+    random_ ^= random_ << 13;
+    random_ ^= random_ >> 7;
+    random_ ^= random_ << 17;
+    const uint32_t start = static_cast<uint32_t>(random_ % ways_);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (uint32_t i = 0; i < ways_; ++i) {
+        const uint32_t w = (start + i) % ways_;
+        if (l[w].pending == 0 && (pass == 1 || !l[w].pinned)) return w;
+      }
+    }
+    return kNoWay;
+  }
+  uint32_t best = kNoWay, bestPinned = kNoWay;
+  for (uint32_t w = 0; w < ways_; ++w) {
+    if (l[w].pending != 0) continue;
+    uint32_t& slot = l[w].pinned ? bestPinned : best;
+    if (slot == kNoWay || l[w].stamp < l[slot].stamp) slot = w;
+  }
+  return best != kNoWay ? best : bestPinned;
+}
+
+void CacheTags::install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition position,
+                        bool pin) {
+  CacheLine& l = line(set, way);
+  l.tag = tag;
+  l.valid = l.dirty = l.pending = 0;
+  l.allocated = true;
+  l.pinned = pin;
+  if (position == InsertPosition::Mru) {
+    l.stamp = ++clock_;
+  } else {
+    // Below every other line of the set: the next victim unless it is used first.
+    int64_t lowest = clock_ + 1;
+    const CacheLine* s = &lines_[size_t{set} * ways_];
+    for (uint32_t w = 0; w < ways_; ++w) {
+      if (w != way && s[w].allocated) lowest = std::min(lowest, s[w].stamp);
+    }
+    l.stamp = lowest - 1;
+  }
+}
+
+void CacheTags::invalidateAll() {
+  for (CacheLine& l : lines_) {
+    if (l.pending == 0) l = CacheLine{};
+  }
+}
+
+}  // namespace warpsim::timing::mem

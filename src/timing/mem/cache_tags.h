@@ -1,0 +1,80 @@
+// The tag array of a sectored cache: sets x ways of lines, each with per-sector valid, dirty and
+// pending (fill requested, not yet back) bits, a pin bit and a replacement stamp. The caches
+// (L1D, constant, L2) put their own request handling around it; the cache-policy hooks decide
+// the insertion position and pinning of what they install.
+//
+// Replacement: "lru" evicts the line used least recently (hits refresh it), "fifo" the line
+// installed first (hits do not refresh), "random" a uniformly drawn line from a xorshift
+// generator with a fixed seed. Lines with pending sectors are never evicted (their fill is on
+// its way); pinned lines only when every other candidate is pinned too. Invalid ways are used
+// before any eviction.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "timing/mem/mem_params.h"
+
+namespace warpsim::timing::mem {
+
+inline constexpr uint32_t kNoWay = UINT32_MAX;
+
+enum class InsertPosition : uint8_t { Mru, Lru };
+
+struct CacheLine {
+  uint64_t tag = 0;      // line address
+  int64_t stamp = 0;     // replacement order: smaller is evicted first
+  uint32_t valid = 0;    // sectors holding data
+  uint32_t dirty = 0;    // sectors newer than the level below
+  uint32_t pending = 0;  // sectors requested from below, not back yet
+  bool allocated = false;
+  bool pinned = false;
+};
+
+class CacheTags {
+ public:
+  // `stream` gives each instance (SM, slice) its own random sequence from the same seed.
+  explicit CacheTags(const CacheGeometry& geometry, uint64_t stream = 0);
+
+  uint32_t sets() const { return sets_; }
+  uint32_t ways() const { return ways_; }
+  uint32_t lineBytes() const { return lineBytes_; }
+  uint32_t sectorBytes() const { return sectorBytes_; }
+  uint32_t allSectors() const { return allSectors_; }
+  // Set of a line address by its line number (the L2 passes the slice-local line number).
+  uint32_t setOf(uint64_t lineNumber) const { return static_cast<uint32_t>(lineNumber % sets_); }
+
+  // The way of `set` holding line `tag`, or kNoWay.
+  uint32_t find(uint32_t set, uint64_t tag) const {
+    const CacheLine* l = &lines_[size_t{set} * ways_];
+    for (uint32_t w = 0; w < ways_; ++w) {
+      if (l[w].allocated && l[w].tag == tag) return w;
+    }
+    return kNoWay;
+  }
+  CacheLine& line(uint32_t set, uint32_t way) { return lines_[size_t{set} * ways_ + way]; }
+  const CacheLine& line(uint32_t set, uint32_t way) const {
+    return lines_[size_t{set} * ways_ + way];
+  }
+
+  // A hit: refreshes the line's position for LRU.
+  void touch(uint32_t set, uint32_t way) {
+    if (replacement_ == Replacement::Lru) line(set, way).stamp = ++clock_;
+  }
+  // The way to (re)use for a new line in `set`, or kNoWay when every way waits for a fill.
+  uint32_t victim(uint32_t set);
+  // Installs line `tag` in (set, way), which victim() returned and the caller has evicted.
+  void install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition position, bool pin);
+  // Drops every line without pending sectors (kernel boundary for L1s). Dirty data is lost:
+  // only caches without dirty lines are invalidated.
+  void invalidateAll();
+
+ private:
+  uint32_t sets_, ways_, lineBytes_, sectorBytes_, allSectors_;
+  Replacement replacement_;
+  uint64_t random_;
+  int64_t clock_ = 0;
+  std::vector<CacheLine> lines_;
+};
+
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,123 @@
+#include "timing/mem/crossbar.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace warpsim::timing::mem {
+
+Crossbar::Crossbar(uint32_t inputs, uint32_t outputs, const IcntParams& params, PacketPool& pool)
+    : params_(params),
+      pool_(pool),
+      inputs_(inputs),
+      outputs_(outputs),
+      inWords_((inputs + 63) / 64),
+      inputFree_(inputs, 0),
+      outputFree_(outputs, 0),
+      roundRobin_(outputs, 0),
+      nonEmpty_(inWords_, 0),
+      wants_(size_t{outputs} * inWords_, 0),
+      isRequested_(outputs, 0) {
+  in_.reserve(inputs);
+  for (uint32_t i = 0; i < inputs; ++i) in_.emplace_back(params.inputQueue);
+  flight_.reserve(outputs);
+  eject_.reserve(outputs);
+  for (uint32_t o = 0; o < outputs; ++o) {
+    flight_.emplace_back(params.ejectionQueue);
+    eject_.emplace_back(params.ejectionQueue);
+  }
+  requested_.reserve(outputs);
+}
+
+void Crossbar::inject(uint32_t input, uint32_t packet) {
+  Packet& p = pool_[packet];
+  const uint32_t bytes = params_.headerBytes + p.bytes;
+  p.flits = static_cast<uint16_t>((bytes + params_.flitBytes - 1) / params_.flitBytes);
+  in_[input].push(packet);
+  nonEmpty_[input / 64] |= uint64_t{1} << (input % 64);
+  ++queued_;
+}
+
+bool Crossbar::ejectionEmpty() const {
+  for (const auto& e : eject_) {
+    if (!e.empty()) return false;
+  }
+  return true;
+}
+
+uint32_t Crossbar::pickInput(uint32_t output) const {
+  const uint64_t* w = &wants_[size_t{output} * inWords_];
+  const uint32_t start = roundRobin_[output] % inputs_;
+  // First requesting input at or after `start`, wrapping around.
+  for (uint32_t k = 0; k <= inWords_; ++k) {
+    const uint32_t word = (start / 64 + k) % inWords_;
+    uint64_t bits = w[word];
+    if (k == 0) bits &= ~uint64_t{0} << (start % 64);
+    if (k == inWords_) bits = w[word] & ((uint64_t{1} << (start % 64)) - 1);
+    if (bits != 0) return word * 64 + static_cast<uint32_t>(std::countr_zero(bits));
+  }
+  return UINT32_MAX;
+}
+
+void Crossbar::cycle(Cycle now) {
+  delivered_ = false;
+  if (inFlight_ != 0) {
+    for (uint32_t o = 0; o < outputs_; ++o) {
+      RingBuffer<Flight>& f = flight_[o];
+      while (!f.empty() && f.front().arrival <= now) {
+        eject_[o].push(f.front().packet);
+        f.pop();
+        --inFlight_;
+        delivered_ = true;
+      }
+    }
+  }
+  if (queued_ == 0) return;
+
+  for (uint32_t word = 0; word < inWords_; ++word) {
+    for (uint64_t bits = nonEmpty_[word]; bits != 0; bits &= bits - 1) {
+      const uint32_t i = word * 64 + static_cast<uint32_t>(std::countr_zero(bits));
+      if (inputFree_[i] > now) continue;
+      const uint32_t o = pool_[in_[i].front()].port;
+      if (!isRequested_[o]) {
+        isRequested_[o] = 1;
+        requested_.push_back(o);
+      }
+      wants_[size_t{o} * inWords_ + i / 64] |= uint64_t{1} << (i % 64);
+    }
+  }
+  for (uint32_t o : requested_) {
+    const bool credit = flight_[o].size() + eject_[o].size() < params_.ejectionQueue;
+    if (outputFree_[o] <= now && credit) {
+      const uint32_t i = pickInput(o);
+      const uint32_t packet = in_[i].front();
+      in_[i].pop();
+      --queued_;
+      if (in_[i].empty()) nonEmpty_[i / 64] &= ~(uint64_t{1} << (i % 64));
+      const uint32_t flits = pool_[packet].flits;
+      const Cycle serial = (flits + params_.flitsPerCycle - 1) / params_.flitsPerCycle;
+      inputFree_[i] = now + serial;
+      outputFree_[o] = now + serial;
+      flight_[o].push(Flight{packet, now + serial - 1 + params_.latency});
+      ++inFlight_;
+      roundRobin_[o] = i + 1;
+      ++stats_.packets;
+      stats_.flits += flits;
+      ++moved_;
+    }
+    std::fill_n(&wants_[size_t{o} * inWords_], inWords_, 0);
+    isRequested_[o] = 0;
+  }
+  requested_.clear();
+}
+
+Cycle Crossbar::nextWorkCycle(Cycle now) const {
+  if (queued_ != 0) return now;
+  if (inFlight_ == 0) return kNever;
+  Cycle next = kNever;
+  for (const auto& f : flight_) {
+    if (!f.empty()) next = std::min(next, f.front().arrival);
+  }
+  return std::max(next, now);
+}
+
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,79 @@
+// One direction of the interconnect: a crossbar from `inputs` ports to `outputs` ports (SMs to
+// L2 slices for requests, slices to SMs for replies), in interconnect cycles.
+//
+// Each input port has a queue of icnt.input_queue packets; a sender that finds it full must
+// wait (back-pressure; it counts a stall cycle). Every cycle each output grants one input whose
+// head packet goes there, round-robin from the input after the last one granted, provided the
+// output and the input are free and the output has a credit (room in its ejection queue of
+// icnt.ejection_queue packets, counting packets on their way). A packet of f flits holds its
+// input and output for ceil(f / icnt.flits_per_cycle) cycles and arrives in the ejection queue
+// icnt.latency cycles after its last flit left: granted at cycle t, it arrives at
+// t + ceil(f / flits_per_cycle) - 1 + latency. The receiver pops it from there.
+//
+// Packet size: header (icnt.header_bytes) plus payload bytes, in flits of icnt.flit_bytes.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "timing/mem/mem_params.h"
+#include "timing/mem/mem_stats.h"
+#include "timing/mem/packet.h"
+#include "timing/mem/ring_buffer.h"
+#include "timing/sm_memory.h"
+
+namespace warpsim::timing::mem {
+
+class Crossbar {
+ public:
+  Crossbar(uint32_t inputs, uint32_t outputs, const IcntParams& params, PacketPool& pool);
+
+  // Sender side. inject() sets the packet's flits from its payload; packet.port names the output.
+  bool canInject(uint32_t input) const { return !in_[input].full(); }
+  uint32_t inputRoom(uint32_t input) const { return in_[input].freeSlots(); }
+  void inject(uint32_t input, uint32_t packet);
+  void noteStall() { ++stats_.stallCycles; }
+
+  // One interconnect cycle: arrivals, then arbitration.
+  void cycle(Cycle now);
+  // `now` while packets wait at inputs, the next arrival while some are only on their way,
+  // kNever when empty.
+  Cycle nextWorkCycle(Cycle now) const;
+  bool empty() const { return queued_ == 0 && inFlight_ == 0; }
+
+  // Receiver side.
+  bool hasPacket(uint32_t output) const { return !eject_[output].empty(); }
+  uint32_t front(uint32_t output) const { return eject_[output].front(); }
+  void pop(uint32_t output) { eject_[output].pop(); }
+  bool ejectionEmpty() const;
+  // Whether the last cycle moved a packet into an ejection queue.
+  bool delivered() const { return delivered_; }
+
+  const IcntStats& stats() const { return stats_; }
+  void resetStats() { stats_ = IcntStats{}; }
+  uint64_t moved() const { return moved_; }  // packets granted since construction
+
+ private:
+  struct Flight {
+    uint32_t packet;
+    Cycle arrival;
+  };
+  uint32_t pickInput(uint32_t output) const;
+
+  const IcntParams params_;
+  PacketPool& pool_;
+  uint32_t inputs_, outputs_, inWords_;
+  std::vector<RingBuffer<uint32_t>> in_;
+  std::vector<RingBuffer<Flight>> flight_;
+  std::vector<RingBuffer<uint32_t>> eject_;
+  std::vector<Cycle> inputFree_, outputFree_;
+  std::vector<uint32_t> roundRobin_;
+  std::vector<uint64_t> nonEmpty_;   // bitset of inputs with queued packets
+  std::vector<uint64_t> wants_;      // per output: bitset of requesting inputs
+  std::vector<uint32_t> requested_;  // outputs with a request this cycle
+  std::vector<uint8_t> isRequested_;
+  uint64_t queued_ = 0, inFlight_ = 0, moved_ = 0;
+  bool delivered_ = false;
+  IcntStats stats_;
+};
+
+}  // namespace warpsim::timing::mem

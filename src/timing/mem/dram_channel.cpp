@@ -1,0 +1,137 @@
+#include "timing/mem/dram_channel.h"
+
+#include <algorithm>
+
+namespace warpsim::timing::mem {
+
+DramChannel::DramChannel(const DramParams& params, uint32_t slices)
+    : params_(params),
+      banks_(params.banks),
+      openRowWanted_(params.banks, 0),
+      queuedReads_(slices, 0) {
+  queue_.reserve(params.queueDepth);
+  done_.reserve(slices);
+  // Reads waiting plus reads on their way back: at most one completes per burst.
+  const uint32_t returning = params.returnLatency / std::max<uint32_t>(params.burstCycles, 1) + 1;
+  for (uint32_t s = 0; s < slices; ++s) done_.emplace_back(2 * params.queueDepth + returning + 16);
+}
+
+bool DramChannel::canAccept(uint32_t slice, uint32_t reads, uint32_t writes) const {
+  if (queue_.size() + reads + writes > params_.queueDepth) return false;
+  return queuedReads_[slice] + done_[slice].size() + reads <= done_[slice].capacity();
+}
+
+void DramChannel::enqueue(const DramRequest& request) {
+  hint_ = 0;
+  queue_.push_back(request);
+  queue_.back().activated = false;
+  if (!request.write) ++queuedReads_[request.slice];
+}
+
+bool DramChannel::completionsEmpty() const {
+  for (const auto& d : done_) {
+    if (!d.empty()) return false;
+  }
+  return true;
+}
+
+void DramChannel::cycle(Cycle now) {
+  if (queue_.empty() || now < hint_) return;
+  Cycle earliest = kNever;
+  if (tryColumn(now, earliest) || tryRowCommand(now, earliest)) {
+    hint_ = now + 1;
+  } else {
+    hint_ = std::max(earliest, now + 1);
+  }
+}
+
+bool DramChannel::tryColumn(Cycle now, Cycle& earliest) {
+  const size_t considered = params_.scheduler == DramScheduler::Fcfs ? 1 : queue_.size();
+  for (size_t i = 0; i < considered; ++i) {
+    const DramRequest& r = queue_[i];
+    const Bank& b = banks_[r.bank];
+    if (!b.open || b.row != r.row) continue;
+    const Cycle latency = r.write ? params_.tWL : params_.tCL;
+    const Cycle at = std::max(b.columnAllowed, busFree_ > latency ? busFree_ - latency : 0);
+    if (now < at) {
+      earliest = std::min(earliest, at);
+      continue;
+    }
+    issueColumn(i, now);
+    return true;
+  }
+  return false;
+}
+
+void DramChannel::issueColumn(size_t index, Cycle now) {
+  const DramRequest r = queue_[index];
+  queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+  Bank& b = banks_[r.bank];
+  const Cycle busy = Cycle{r.bursts} * params_.burstCycles;
+  const Cycle dataEnd = now + (r.write ? params_.tWL : params_.tCL) + busy;
+  busFree_ = dataEnd;
+  b.columnAllowed = std::max(b.columnAllowed, now + busy);
+  stats_.busyCycles += busy;
+  if (r.activated) {
+    ++stats_.rowMisses;
+  } else {
+    ++stats_.rowHits;
+  }
+  if (r.write) {
+    stats_.writeBursts += r.bursts;
+    b.prechargeAllowed = std::max(b.prechargeAllowed, dataEnd + params_.tWR);
+  } else {
+    stats_.readBursts += r.bursts;
+    b.prechargeAllowed = std::max(b.prechargeAllowed, now + busy);
+    --queuedReads_[r.slice];
+    const Cycle back = dataEnd + params_.returnLatency;
+    const Cycle visible = receiverClock_ == nullptr
+                              ? back
+                              : receiverClock_->firstCycleAtOrAfter(ownClock_->timeOf(back));
+    done_[r.slice].push(DramCompletion{back, visible, r.line, r.sectors, r.tag, r.delay});
+  }
+}
+
+bool DramChannel::tryRowCommand(Cycle now, Cycle& earliest) {
+  const bool fcfs = params_.scheduler == DramScheduler::Fcfs;
+  if (!fcfs) {
+    // Banks whose open row some request still wants: they are not precharged.
+    std::fill(openRowWanted_.begin(), openRowWanted_.end(), 0);
+    for (const DramRequest& r : queue_) {
+      const Bank& b = banks_[r.bank];
+      if (b.open && b.row == r.row) openRowWanted_[r.bank] = 1;
+    }
+  }
+  const size_t considered = fcfs ? 1 : queue_.size();
+  for (size_t i = 0; i < considered; ++i) {
+    DramRequest& r = queue_[i];
+    Bank& b = banks_[r.bank];
+    if (b.open) {
+      if (b.row == r.row || (!fcfs && openRowWanted_[r.bank])) continue;
+      if (now < b.prechargeAllowed) {
+        earliest = std::min(earliest, b.prechargeAllowed);
+        continue;
+      }
+      b.open = false;
+      b.actAllowed = std::max(b.actAllowed, now + params_.tRP);
+      ++stats_.precharges;
+      return true;
+    }
+    if (now < b.actAllowed || now < actAllowed_) {
+      earliest = std::min(earliest, std::max(b.actAllowed, actAllowed_));
+      continue;
+    }
+    b.open = true;
+    b.row = r.row;
+    b.columnAllowed = now + params_.tRCD;
+    b.prechargeAllowed = now + params_.tRAS;
+    b.actAllowed = now + params_.tRC;
+    actAllowed_ = now + params_.tRRD;
+    r.activated = true;
+    ++stats_.activates;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace warpsim::timing::mem

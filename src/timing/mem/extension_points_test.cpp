@@ -1,0 +1,185 @@
+// The memory extension points: a local-memory path, cache-policy hooks and compression plugged
+// in through MemoryPlugins, and the baselines' registration by name.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <functional>
+
+#include "func/address_space.h"
+#include "timing/mem/baseline_plugins.h"
+#include "timing/mem/register_memory_baselines.h"
+#include "timing/mem/testing/harness.h"
+#include "timing/plugin_registry.h"
+
+namespace warpsim::timing::mem {
+namespace {
+
+using testing::record;
+using testing::tinyParams;
+
+constexpr uint64_t kA = 0x7f00'0000'1000ull;
+
+// Serves every local load whose lanes all loaded 0 (from the loaded values), in 9 cycles.
+class ZeroLoadPath final : public ILocalMemoryPath {
+ public:
+  Outcome access(const Access& a, Cycle) override {
+    ++calls;
+    lastMask = a.mask;
+    lastOffset = a.offset[0];
+    if (a.store) return {};
+    for (uint32_t m = a.mask; m; m &= m - 1) {
+      if (a.record->dstValues[0][std::countr_zero(m)] != 0) return {};
+    }
+    return {a.mask, 9};
+  }
+  int calls = 0;
+  uint32_t lastMask = 0;
+  uint64_t lastOffset = 0;
+};
+
+// Bypasses every miss and prefetches the next line after every read.
+class BypassPrefetchPolicy final : public ICachePolicy {
+ public:
+  explicit BypassPrefetchPolicy(bool bypassAll) : bypassAll_(bypassAll) {}
+  bool bypass(const CacheAccessInfo&) override { return bypassAll_; }
+  InsertPosition insertion(const CacheAccessInfo&) override { return InsertPosition::Mru; }
+  bool pin(const CacheAccessInfo&) override { return false; }
+  uint32_t prefetch(const CacheAccessInfo& a, uint64_t* lines, uint32_t max) override {
+    if (bypassAll_ || max == 0) return 0;
+    lines[0] = a.line + 128;
+    return 1;
+  }
+
+ private:
+  bool bypassAll_;
+};
+
+// Every line compresses to one burst, with 2 cycles to decompress.
+class OneBurstCompression final : public IMemoryCompression {
+ public:
+  CompressedTransfer transfer(uint64_t, uint32_t, bool) override { return {1, 2}; }
+};
+
+struct TestPlugins final : MemoryPlugins {
+  std::unique_ptr<ICachePolicy> cachePolicy(const ICachePolicy::Context& c) override {
+    if (std::string(c.level) == "l1" && l1Policy) return l1Policy(c);
+    return std::make_unique<LruAllocatePolicy>();
+  }
+  std::unique_ptr<IMemoryCompression> compression(const IMemoryCompression::Context&) override {
+    if (oneBurst) return std::make_unique<OneBurstCompression>();
+    return std::make_unique<NoCompression>();
+  }
+  std::unique_ptr<ILocalMemoryPath> localPath(const ILocalMemoryPath::Context&) override {
+    if (!zeroPath) return std::make_unique<NoLocalMemoryPath>();
+    auto p = std::make_unique<ZeroLoadPath>();
+    path = p.get();
+    return p;
+  }
+  std::unique_ptr<IAddressMapping> addressMapping(const IAddressMapping::Context& c) override {
+    return base.addressMapping(c);
+  }
+  BaselineMemoryPlugins base;
+  std::function<std::unique_ptr<ICachePolicy>(const ICachePolicy::Context&)> l1Policy;
+  bool oneBurst = false, zeroPath = false;
+  ZeroLoadPath* path = nullptr;
+};
+
+// Steps a MemorySystemImpl built with custom plug-ins (the harness uses the baselines).
+struct Driver {
+  Driver(const MemoryParams& p, TestPlugins& plugins) : sys(p, plugins) {}
+  Cycle latency(const func::ExecRecord& r) {
+    const Cycle start = now;
+    sys.unit(0).accept(r, 1, now);
+    for (; now < start + 10000; ++now) {
+      sys.advanceTo(now * 1000);
+      sys.unit(0).cycle(now);
+      uint32_t token;
+      if (sys.unit(0).popCompleted(token)) return now++ - start;
+    }
+    return kNever;
+  }
+  MemorySystemImpl sys;
+  Cycle now = 0;
+};
+
+TEST(LocalMemoryPath, ServedLanesSkipTheL1) {
+  TestPlugins plugins;
+  plugins.zeroPath = true;
+  Driver d(tinyParams(), plugins);
+  uint64_t zeros[32] = {}, ones[32];
+  std::fill(std::begin(ones), std::end(ones), 1);
+  func::ExecRecord r = record(ir::Op::Ld, ir::Space::Local, 8, 0);
+  r.numDstRegs = 1;
+  r.dstValues[0] = zeros;
+  EXPECT_EQ(d.latency(r), 9u);
+  EXPECT_EQ(plugins.path->calls, 1);
+  EXPECT_EQ(plugins.path->lastMask, ~0u);
+  EXPECT_EQ(plugins.path->lastOffset, 8u);
+  r.dstValues[0] = ones;  // not served: through the L1 (a miss to DRAM)
+  EXPECT_EQ(d.latency(r), 74u);
+  // Generic addresses arrive as local offsets.
+  func::ExecRecord g = record(ir::Op::Ld, ir::Space::Generic, func::kLocalWindow + 12, 0);
+  for (auto& s : g.laneSpace) s = ir::Space::Local;
+  g.numDstRegs = 1;
+  g.dstValues[0] = zeros;
+  EXPECT_EQ(d.latency(g), 9u);
+  EXPECT_EQ(plugins.path->lastOffset, 12u);
+  nlohmann::json s;
+  d.sys.reportStats(s);
+  EXPECT_EQ(s["l1d"]["accesses"], 1);
+}
+
+TEST(CachePolicy, BypassKeepsLinesOutOfTheL1) {
+  TestPlugins plugins;
+  plugins.l1Policy = [](const ICachePolicy::Context&) {
+    return std::make_unique<BypassPrefetchPolicy>(true);
+  };
+  Driver d(tinyParams(), plugins);
+  const auto load = record(ir::Op::Ld, ir::Space::Global, kA, 4);
+  EXPECT_EQ(d.latency(load), 74u);
+  EXPECT_EQ(d.latency(load), 46u);  // missed the L1 again, hit the L2
+  nlohmann::json s;
+  d.sys.reportStats(s);
+  EXPECT_EQ(s["l1d"]["misses"], 2);
+}
+
+TEST(CachePolicy, PrefetchBringsTheNextLine) {
+  TestPlugins plugins;
+  plugins.l1Policy = [](const ICachePolicy::Context&) {
+    return std::make_unique<BypassPrefetchPolicy>(false);
+  };
+  Driver d(tinyParams(), plugins);
+  d.latency(record(ir::Op::Ld, ir::Space::Global, kA, 4));
+  for (int i = 0; i < 200; ++i) d.latency(record(ir::Op::Ld, ir::Space::Global, 0, 0, 4, 0));
+  EXPECT_EQ(d.latency(record(ir::Op::Ld, ir::Space::Global, kA + 128, 4)), 5u);
+}
+
+TEST(MemoryCompression, BurstsComeFromTheCompressor) {
+  TestPlugins plugins;
+  plugins.oneBurst = true;
+  Driver d(tinyParams(), plugins);
+  // One burst instead of four (3 cycles less) and 2 cycles of decompression: 74 - 3 + 2.
+  EXPECT_EQ(d.latency(record(ir::Op::Ld, ir::Space::Global, kA, 4)), 73u);
+  nlohmann::json s;
+  d.sys.reportStats(s);
+  EXPECT_EQ(s["dram"]["read_bursts"], 1);
+}
+
+TEST(Registration, BaselinesAreRegisteredByName) {
+  PluginRegistry r;
+  registerMemoryBaselines(r);
+  EXPECT_TRUE(r.has<ICachePolicy>("lru-allocate"));
+  EXPECT_TRUE(r.has<IMemoryCompression>("none"));
+  EXPECT_TRUE(r.has<ILocalMemoryPath>("none"));
+  EXPECT_TRUE(r.has<IAddressMapping>("hash"));
+  IAddressMapping::Context c;
+  c.channels = 6;
+  c.banks = 16;
+  c.rowBytes = 2048;
+  c.interleaveBytes = 256;
+  EXPECT_EQ(r.make<IAddressMapping>("hash", c)->granuleBytes(), 256u);
+  EXPECT_THROW(r.make<ICachePolicy>("nope", {}), config::Error);
+}
+
+}  // namespace
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,64 @@
+// Extension point "cache_policy": what a cache does with the lines of one access — allocate or
+// bypass on a miss, where a new line enters the replacement order, whether it is pinned, and
+// which lines to prefetch. Used by every L1D (one instance per SM, key l1.policy) and every L2
+// slice (one instance per slice, key l2.policy). The cache's own replacement (lru / fifo /
+// random, l1.replacement, l2.replacement) picks victims; pinned lines are passed over while
+// an unpinned candidate exists.
+//
+// When the hooks are called (per request for one line, never per lane):
+//   bypass()    on a miss (line absent) of a read, write or atomic; true: the request goes to the
+//               level below without allocating a line here (its reply is not kept either).
+//   insertion() and pin()  when a line is installed (after bypass() said false).
+//   prefetch()  after every read request (hit or miss): lines to fetch into this cache as well;
+//               a prefetch that finds no free MSHR, no free way or a full queue is dropped.
+// Implementations must be deterministic; they may keep state (per SM or per slice).
+//
+// Baseline "lru-allocate": allocate on every miss, insert at the MRU position, pin nothing,
+// prefetch nothing.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+
+#include "config/config.h"
+#include "ir/types.h"
+#include "timing/mem/cache_tags.h"
+
+namespace warpsim::timing::mem {
+
+struct CacheAccessInfo {
+  uint64_t line = 0;                    // line address in this cache
+  uint32_t sectors = 0;                 // sectors requested
+  ir::Space space = ir::Space::Global;  // global, local, const (kernel parameters: KernelParam)
+  bool write = false;
+  bool atomic = false;
+  bool hit = false;   // prefetch(): whether the access hit
+  uint32_t sm = 0;    // requesting SM
+  uint32_t pc = 0;    // requesting instruction (index in its function)
+  uint32_t cta = 0;   // linear CTA id
+  uint32_t warp = 0;  // warp in its CTA
+};
+
+class ICachePolicy {
+ public:
+  static constexpr const char* kPoint = "cache_policy";
+  struct Context {
+    config::Tree* tree = nullptr;  // the policy's own keys (a section named after it)
+    const char* level = "l1";      // "l1" or "l2"
+    uint32_t instance = 0;         // SM (l1) or slice (l2) index
+    uint32_t sets = 0, ways = 0, lineBytes = 0, sectorBytes = 0;
+  };
+  virtual ~ICachePolicy() = default;
+
+  virtual bool bypass(const CacheAccessInfo& access) = 0;
+  virtual InsertPosition insertion(const CacheAccessInfo& access) = 0;
+  virtual bool pin(const CacheAccessInfo& access) = 0;
+  // Writes up to `max` line addresses to prefetch into `lines`; returns how many.
+  virtual uint32_t prefetch(const CacheAccessInfo& access, uint64_t* lines, uint32_t max) = 0;
+  // Kernel boundary.
+  virtual void beginKernel() {}
+  // Adds the policy's counters to `out` (shared by all instances of the level: add, do not
+  // overwrite).
+  virtual void reportStats(nlohmann::json& out) const {}
+};
+
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,81 @@
+// Extension point "local_memory_path": a structure beside each SM's L1 that sees every local
+// (thread-private) memory access first — the Affine Vector Cache plugs in here. Key
+// l1.local_path; one instance per SM.
+//
+// What the hook receives, for each warp instruction with local lanes, when the SM hands the
+// instruction to the memory pipeline (SmMemory::accept):
+//   - the func::ExecRecord (valid only during the call): instruction, pc, CTA, warp, masks;
+//   - the lanes whose access resolved to local memory and each lane's offset in its thread's
+//     local space (generic addresses already converted), and bytes per lane;
+//   - for loads, the loaded values: record->dstValues[i][lane] for the numDstRegs destination
+//     registers (the functional engine executed the load already). For stores the stored
+//     values are NOT available: ExecRecord carries source register indices, not their values,
+//     and local memory lives in the functional warp, not in DeviceMemory. A path that needs
+//     store data has to track values it learned from loads, or ExecRecord must grow source
+//     values.
+// localAddress() (coalescer.h) gives the device address the L1 and L2 use for a local byte
+// (word-interleaved across the lanes of a warp).
+//
+// What it answers: the lanes it serves itself and their latency. Served lanes complete when the
+// access reaches the LSU port plus that latency, without touching the L1; the other lanes go
+// through the L1 as usual (L1 write policy l1.local_write). Traffic the path causes on its own
+// (write-backs of data it held, invalidating an L1 line it takes over) goes through the
+// LocalPathPort it was given.
+//
+// Baseline "none": serves nothing; every local access goes to the L1.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+
+#include "config/config.h"
+#include "func/exec_record.h"
+#include "timing/sm_memory.h"
+
+namespace warpsim::func {
+class DeviceMemory;
+}
+
+namespace warpsim::timing::mem {
+
+// What the SM's memory pipeline offers a local path.
+class LocalPathPort {
+ public:
+  virtual ~LocalPathPort() = default;
+  // Queues a write of `sectors` of the L1-sized line at `line` to the L2 (a write-back of data
+  // the path held). False when the pipeline's side queue is full; the path retries later.
+  virtual bool writeBack(uint64_t line, uint32_t sectors) = 0;
+  // Drops the L1's copy of line `line`; its dirty sectors are queued for write-back.
+  virtual void invalidateL1(uint64_t line) = 0;
+};
+
+class ILocalMemoryPath {
+ public:
+  static constexpr const char* kPoint = "local_memory_path";
+  struct Context {
+    config::Tree* tree = nullptr;  // the mechanism's own keys
+    uint32_t sm = 0;
+    const func::DeviceMemory* memory = nullptr;  // global data (local data is not in it)
+    LocalPathPort* port = nullptr;
+    uint32_t l1LineBytes = 128, l1SectorBytes = 32;
+  };
+  struct Access {
+    const func::ExecRecord* record = nullptr;
+    uint32_t mask = 0;  // lanes accessing local memory
+    bool store = false;
+    uint32_t bytes = 0;                // per lane (vector width included)
+    const uint64_t* offset = nullptr;  // offset[lane]: local offset of the lane's access
+  };
+  struct Outcome {
+    uint32_t served = 0;   // lanes the path serves (subset of mask)
+    uint32_t latency = 0;  // core cycles from the LSU port to completion
+  };
+  virtual ~ILocalMemoryPath() = default;
+
+  virtual Outcome access(const Access& access, Cycle now) = 0;
+  // Kernel boundary (the L1 is invalidated at the same time).
+  virtual void beginKernel() {}
+  // Adds the path's counters to `out` (shared by all SMs: add, do not overwrite).
+  virtual void reportStats(nlohmann::json& out) const {}
+};
+
+}  // namespace warpsim::timing::mem

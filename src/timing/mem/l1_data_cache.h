@@ -1,0 +1,94 @@
+// An SM's L1 data cache: sectored tags, MSHRs, the write policies per space, and the cache-policy
+// hooks. It sees one line request at a time from the SM's memory pipeline (global and local
+// loads and stores; atomics pass it by) and talks to the L2 through the SmPort.
+//
+// Loads (allocate on miss, at the time of the miss):
+//   all sectors valid                   hit: data after l1.hit_latency
+//   line present, sectors missing       sector miss: the missing sectors not already requested
+//                                       are requested (one Read for them), and the load waits
+//                                       in the line's MSHR; if all were requested already, it
+//                                       just joins the MSHR (an MSHR merge)
+//   line absent                         miss: a victim is evicted (dirty sectors written back),
+//                                       the line is installed with the requested sectors
+//                                       pending, an MSHR entry is taken, one Read goes down
+//   policy bypass / uncached            the Read goes down without allocating; its reply
+//                                       completes the load directly
+// A load stalls (the pipeline retries it next cycle) when it needs an MSHR and none is free,
+// an MSHR whose merge slots are full, a way that is not waiting for a fill, or room in the
+// request network for its packets.
+//
+// Stores follow the write policy of their space (l1.global_write, l1.local_write): write-through
+// policies send the data down (a Write, acknowledged by the L2) and update or allocate the
+// written sectors; write-back allocates and marks them dirty. Allocation at sector granularity
+// without fetching (write-validate): a partially written sector counts as valid.
+#pragma once
+#include <cstdint>
+
+#include "timing/mem/cache_tags.h"
+#include "timing/mem/i_cache_policy.h"
+#include "timing/mem/mem_params.h"
+#include "timing/mem/mem_stats.h"
+#include "timing/mem/mshr_table.h"
+#include "timing/mem/sm_port.h"
+
+namespace warpsim::timing::mem {
+
+// Where the caches of an SM report that an access of an instruction slot is complete.
+class CompletionSink {
+ public:
+  virtual ~CompletionSink() = default;
+  virtual void completeAccess(uint32_t slot, Cycle when) = 0;
+};
+
+struct LineAccess {
+  uint64_t line = 0;
+  uint32_t sectors = 0;
+  uint32_t bytes = 0;  // bytes written (stores)
+  uint32_t slot = 0;   // instruction slot waiting for it
+  RequestOrigin origin;
+  bool uncached = false;  // volatile or uncached global load: skip the tags
+};
+
+enum class AccessResult : uint8_t { Done, Waiting, Stalled };
+
+class L1DataCache {
+ public:
+  L1DataCache(const L1Params& params, SmPort& port, ICachePolicy& policy, CompletionSink& sink);
+
+  bool enabled() const { return enabled_; }
+  // Done: a hit (data after the hit latency); Waiting: the fill or reply will complete it.
+  AccessResult load(const LineAccess& a, Cycle now);
+  // Done: the store left (or stayed in) the L1.
+  AccessResult store(const LineAccess& a, WritePolicy policy, Cycle now);
+  // A ReadReply for MSHR `mshr` brought `sectors`.
+  void fill(uint32_t mshr, uint32_t sectors, Cycle now);
+  // Drops `line`; returns its dirty sectors (the caller writes them back).
+  uint32_t invalidate(uint64_t line);
+  // Kernel boundary: every line without a fill on its way is dropped (dirty data of write-back
+  // spaces is local data of the finished kernel; it is dropped without traffic).
+  void invalidateAll() { tags_.invalidateAll(); }
+  bool waitingForFills() const { return mshrs_.used() != 0; }
+
+  CacheStats& stats() { return stats_; }
+  const CacheTags& tags() const { return tags_; }
+
+ private:
+  CacheAccessInfo infoOf(const LineAccess& a, bool write) const;
+  uint32_t setOf(uint64_t line) const { return tags_.setOf(line / tags_.lineBytes()); }
+  // Evicts (set, way), sending a Writeback for dirty sectors (room checked by the caller).
+  void evict(uint32_t set, uint32_t way, const RequestOrigin& origin);
+  // Room for the packets a miss in `set` needs: 1 + a write-back of the victim if dirty.
+  uint32_t packetsForVictim(uint32_t set, uint32_t way) const;
+  void prefetch(const CacheAccessInfo& info, const RequestOrigin& origin);
+
+  const L1Params params_;
+  bool enabled_;
+  SmPort& port_;
+  ICachePolicy& policy_;
+  CompletionSink& sink_;
+  CacheTags tags_;
+  MshrTable mshrs_;
+  CacheStats stats_;
+};
+
+}  // namespace warpsim::timing::mem

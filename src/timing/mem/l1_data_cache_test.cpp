@@ -1,0 +1,175 @@
+// L1D behaviour through the SM's memory pipeline: hits, misses, MSHR merges, eviction order,
+// write policies per space.
+#include <gtest/gtest.h>
+
+#include "timing/mem/testing/harness.h"
+
+namespace warpsim::timing::mem {
+namespace {
+
+using testing::Harness;
+using testing::record;
+using testing::tinyParams;
+
+constexpr uint64_t kA = 0x7f00'0000'1000ull;
+constexpr uint64_t kL1Hit = 5;
+
+nlohmann::json stats(Harness& h) {
+  nlohmann::json s;
+  h.system().reportStats(s);
+  return s;
+}
+
+// An L1 of one set with two ways.
+MemoryParams twoWayL1() {
+  MemoryParams p = tinyParams();
+  p.l1.cache.sizeBytes = 256;
+  p.l1.cache.assoc = 2;
+  return p;
+}
+
+func::ExecRecord load(uint64_t line) { return record(ir::Op::Ld, ir::Space::Global, line, 4); }
+
+TEST(L1DataCache, SecondMissToALineMergesIntoItsMshr) {
+  Harness h(tinyParams());
+  h.issue(load(kA), 1);
+  h.issue(load(kA), 2);
+  EXPECT_EQ(h.runUntil(1), 74u);
+  EXPECT_EQ(h.runUntil(2), 74u);  // woken by the same fill
+  const nlohmann::json s = stats(h);
+  EXPECT_EQ(s["l1d"]["accesses"], 2);
+  EXPECT_EQ(s["l1d"]["misses"], 1);
+  EXPECT_EQ(s["l1d"]["sector_misses"], 1);
+  EXPECT_EQ(s["l1d"]["mshr_merges"], 1);
+  EXPECT_EQ(s["l2"]["accesses"], 1);
+}
+
+TEST(L1DataCache, MergeSlotsAndMshrsLimitOutstandingMisses) {
+  MemoryParams p = tinyParams();
+  p.l1.mshrs = 1;
+  p.l1.mshrMerge = 2;
+  Harness h(p);
+  h.issue(load(kA), 1);
+  h.issue(load(kA), 2);
+  h.issue(load(kA), 3);         // no merge slot left: waits for the fill, then hits
+  h.issue(load(kA + 4096), 4);  // behind it in order
+  EXPECT_EQ(h.runUntil(3), 74u + kL1Hit);
+  const Cycle t4 = h.runUntil(4);
+  EXPECT_GT(t4, 74u);
+  const nlohmann::json s = stats(h);
+  EXPECT_GT(s["l1d"]["mshr_full_stalls"].get<uint64_t>(), 0u);
+  EXPECT_EQ(s["l1d"]["hits"], 1);
+}
+
+TEST(L1DataCache, EvictsTheLeastRecentlyUsedLine) {
+  Harness h(twoWayL1());
+  const uint64_t x = kA, y = kA + 128, z = kA + 256;
+  h.latencyOf(load(x), 1);
+  h.latencyOf(load(y), 2);
+  EXPECT_EQ(h.latencyOf(load(x), 3), kL1Hit);  // x is now more recent than y
+  EXPECT_GT(h.latencyOf(load(z), 4), kL1Hit);  // evicts y
+  EXPECT_EQ(h.latencyOf(load(x), 5), kL1Hit);
+  EXPECT_EQ(h.latencyOf(load(z), 6), kL1Hit);
+  EXPECT_GT(h.latencyOf(load(y), 7), kL1Hit);  // evicts x (z was used last)
+  EXPECT_GT(h.latencyOf(load(x), 8), kL1Hit);
+  const nlohmann::json s = stats(h);
+  EXPECT_EQ(s["l1d"]["evictions"], 3);
+  EXPECT_EQ(s["l1d"]["hits"], 3);
+  EXPECT_EQ(s["l1d"]["misses"], 5);
+  EXPECT_EQ(s["l1d"]["writebacks"], 0);
+}
+
+TEST(L1DataCache, FifoEvictsTheOldestLineDespiteHits) {
+  MemoryParams p = twoWayL1();
+  p.l1.cache.replacement = Replacement::Fifo;
+  Harness h(p);
+  const uint64_t x = kA, y = kA + 128, z = kA + 256;
+  h.latencyOf(load(x), 1);
+  h.latencyOf(load(y), 2);
+  EXPECT_EQ(h.latencyOf(load(x), 3), kL1Hit);
+  h.latencyOf(load(z), 4);  // evicts x, the first installed
+  EXPECT_EQ(h.latencyOf(load(y), 5), kL1Hit);
+  EXPECT_GT(h.latencyOf(load(x), 6), kL1Hit);
+}
+
+TEST(L1DataCache, GlobalStoresWriteThroughWithoutAllocating) {
+  Harness h(tinyParams());
+  EXPECT_EQ(h.latencyOf(record(ir::Op::St, ir::Space::Global, kA, 4), 1), 1u);
+  h.drain();
+  EXPECT_GT(h.latencyOf(load(kA), 2), kL1Hit);  // not allocated
+  EXPECT_EQ(h.latencyOf(record(ir::Op::St, ir::Space::Global, kA, 4), 3), 1u);
+  EXPECT_EQ(h.latencyOf(load(kA), 4), kL1Hit);  // a hit updates the line and keeps it
+  h.drain();
+  const nlohmann::json s = stats(h);
+  EXPECT_EQ(s["l1d"]["writes"], 2);
+  EXPECT_EQ(s["l2"]["writes"], 2);
+  EXPECT_EQ(s["l1d"]["writebacks"], 0);
+}
+
+TEST(L1DataCache, WriteThroughAllocateInstallsWrittenSectors) {
+  MemoryParams p = tinyParams();
+  p.l1.globalWrite = WritePolicy::WriteThroughAllocate;
+  Harness h(p);
+  h.latencyOf(record(ir::Op::St, ir::Space::Global, kA, 4, 4, 0x000000FFu), 1);  // sector 0
+  EXPECT_EQ(h.latencyOf(load(kA), 2) > kL1Hit, true);  // sectors 1..3 missing
+  EXPECT_EQ(h.latencyOf(record(ir::Op::Ld, ir::Space::Global, kA, 4, 4, 0xFFu), 3), kL1Hit);
+  h.drain();
+  EXPECT_EQ(stats(h)["l2"]["writes"], 1);
+}
+
+TEST(L1DataCache, LocalStoresWriteBackAndAllocate) {
+  Harness h(twoWayL1());
+  // Lane l's word 0 of its local memory: one 128-byte block per word of the warp.
+  EXPECT_EQ(h.latencyOf(record(ir::Op::St, ir::Space::Local, 0, 0), 1), 1u);
+  EXPECT_EQ(h.latencyOf(record(ir::Op::Ld, ir::Space::Local, 0, 0), 2), kL1Hit);
+  h.drain();
+  nlohmann::json s = stats(h);
+  EXPECT_EQ(s["l2"]["accesses"], 0);
+  // Two more blocks (words 1 and 2) push the dirty block out: one write-back.
+  h.latencyOf(record(ir::Op::St, ir::Space::Local, 4, 0), 3);
+  h.latencyOf(record(ir::Op::St, ir::Space::Local, 8, 0), 4);
+  h.drain();
+  s = stats(h);
+  EXPECT_EQ(s["l1d"]["evictions"], 1);
+  EXPECT_EQ(s["l1d"]["writebacks"], 1);
+  EXPECT_EQ(s["l2"]["writes"], 1);
+  EXPECT_EQ(s["l2"]["accesses"], 1);
+}
+
+TEST(L1DataCache, EightByteLocalAccessesTouchTwoBlocks) {
+  Harness h(tinyParams());
+  h.latencyOf(record(ir::Op::St, ir::Space::Local, 0, 0, 8), 1);
+  EXPECT_EQ(stats(h)["l1d"]["writes"], 2);
+}
+
+TEST(L1DataCache, VolatileAndUncachedLoadsBypassTheTags) {
+  MemoryParams p = tinyParams();
+  p.l1.cacheGlobalLoads = false;
+  Harness h(p);
+  EXPECT_EQ(h.latencyOf(load(kA), 1), 74u);
+  EXPECT_EQ(h.latencyOf(load(kA), 2), 46u);  // L2 hit again: nothing kept in L1
+  EXPECT_EQ(stats(h)["l1d"]["accesses"], 0);
+}
+
+TEST(L1DataCache, NoL1SendsEverythingToL2) {
+  MemoryParams p = tinyParams();
+  p.l1.cache.sizeBytes = 0;
+  Harness h(p);
+  EXPECT_EQ(h.latencyOf(load(kA), 1), 74u);
+  EXPECT_EQ(h.latencyOf(load(kA), 2), 46u);
+  EXPECT_EQ(h.latencyOf(record(ir::Op::St, ir::Space::Local, 0, 0), 3), 1u);
+  h.drain();
+  EXPECT_EQ(stats(h)["l2"]["writes"], 1);
+}
+
+TEST(L1DataCache, KernelBoundaryInvalidatesL1AndRestartsCounters) {
+  Harness h(tinyParams());
+  h.latencyOf(load(kA), 1);
+  EXPECT_EQ(h.latencyOf(load(kA), 2), kL1Hit);
+  h.system().beginKernel();
+  EXPECT_EQ(stats(h)["l1d"]["accesses"], 0);
+  EXPECT_EQ(h.latencyOf(load(kA), 3), 46u);
+}
+
+}  // namespace
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,344 @@
+#include "timing/mem/l2_slice.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace warpsim::timing::mem {
+
+namespace {
+
+constexpr uint32_t kBypassTag = 1u << 31;  // DRAM read tag: a packet that bypassed the cache
+constexpr uint32_t kMaxPrefetches = 4;
+
+bool heapAfter(const auto& a, const auto& b) {
+  return a.ready != b.ready ? a.ready > b.ready : a.seq > b.seq;
+}
+
+}  // namespace
+
+L2Slice::L2Slice(const L2Params& params, const CacheGeometry& geometry, const L2SliceWiring& wiring)
+    : params_(params),
+      w_(wiring),
+      tags_(geometry, wiring.index),
+      mshrs_(params.mshrs, params.mshrMerge),
+      pipeline_(params.hitLatency + 1),
+      granule_(wiring.mapping->granuleBytes()) {
+  replies_.reserve(size_t{params.mshrs} * params.mshrMerge + params.hitLatency + 64);
+}
+
+void L2Slice::beginKernel() { stats_ = CacheStats{}; }
+
+uint32_t L2Slice::setOf(uint64_t line) const {
+  const uint64_t local = w_.mapping->map(line).local;
+  const uint64_t granules = local / granule_ / w_.slicesPerChannel;
+  const uint64_t sliceLocal = granules * granule_ + local % granule_;
+  return tags_.setOf(sliceLocal / tags_.lineBytes());
+}
+
+CacheAccessInfo L2Slice::infoOf(const Packet& p, uint64_t line, uint32_t sectors) const {
+  CacheAccessInfo info;
+  info.line = line;
+  info.sectors = sectors;
+  info.space = p.space;
+  info.write = p.kind == PacketKind::Write || p.kind == PacketKind::Writeback;
+  info.atomic = p.kind == PacketKind::Atomic || p.kind == PacketKind::Reduction;
+  info.sm = p.sm;
+  info.pc = p.pc;
+  info.cta = p.cta;
+  info.warp = p.warp;
+  return info;
+}
+
+void L2Slice::cycle(Cycle now) {
+  takeFills(now);
+  if (!pipeline_.empty() && pipeline_.front().ready <= now) {
+    if (process(pipeline_.front().packet, now)) {
+      pipeline_.pop();
+      ++moved_;
+    }
+  }
+  sendReplies(now);
+  if (!pipeline_.full() && w_.requests->hasPacket(w_.index)) {
+    pipeline_.push(Staged{w_.requests->front(w_.index), now + params_.hitLatency});
+    w_.requests->pop(w_.index);
+  }
+}
+
+Cycle L2Slice::nextWorkCycle(Cycle now) const {
+  Cycle next = kNever;
+  if (!pipeline_.empty()) next = std::min(next, std::max(now, pipeline_.front().ready));
+  if (!replies_.empty()) next = std::min(next, std::max(now, replies_.front().ready));
+  if (!pipeline_.full() && w_.requests->hasPacket(w_.index)) next = now;
+  RingBuffer<DramCompletion>& done = w_.dram->completions(w_.sliceInChannel);
+  if (!done.empty()) next = std::min(next, std::max(now, done.front().visibleAt));
+  return next;
+}
+
+void L2Slice::takeFills(Cycle now) {
+  RingBuffer<DramCompletion>& done = w_.dram->completions(w_.sliceInChannel);
+  while (!done.empty() && done.front().visibleAt <= now) {
+    const DramCompletion c = done.front();
+    done.pop();
+    ++moved_;
+    const Cycle ready = now + c.delay;
+    if (c.tag & kBypassTag) {
+      complete(c.tag & ~kBypassTag, nullptr, ready);
+      continue;
+    }
+    MshrTable::Entry& e = mshrs_.entry(c.tag);
+    CacheLine& line = tags_.line(e.set, e.way);
+    line.valid |= c.sectors;
+    line.pending &= ~c.sectors;
+    mshrs_.fill(c.tag, c.sectors, line.valid,
+                [&](const MshrWaiter& waiter) { complete(waiter.id, &line, ready); });
+  }
+}
+
+bool L2Slice::process(uint32_t packet, Cycle now) {
+  const Packet& p = (*w_.pool)[packet];
+  const uint32_t lineBytes = tags_.lineBytes();
+  const uint64_t line = p.addr & ~uint64_t{lineBytes - 1};
+  const uint32_t sectors = p.sectors << ((p.addr - line) / tags_.sectorBytes());
+  const uint32_t set = setOf(line);
+  const PacketKind kind = p.kind;  // processing turns the packet into its reply
+  const bool write = kind == PacketKind::Write || kind == PacketKind::Writeback;
+  const bool ok = write ? processWrite(packet, line, sectors, set, now)
+                        : processRead(packet, line, sectors, set, now);
+  if (!ok) return false;
+  ++stats_.accesses;
+  if (write) {
+    ++stats_.writes;
+  } else if (kind == PacketKind::Read) {
+    ++stats_.reads;
+  } else {
+    ++stats_.atomics;
+  }
+  return true;
+}
+
+bool L2Slice::processRead(uint32_t packet, uint64_t lineAddr, uint32_t sectors, uint32_t set,
+                          Cycle now) {
+  const Packet& p = (*w_.pool)[packet];
+  const bool atomic = p.kind != PacketKind::Read;
+  CacheAccessInfo info = infoOf(p, lineAddr, sectors);
+  const uint32_t way = tags_.find(set, lineAddr);
+  if (way != kNoWay) {
+    CacheLine& line = tags_.line(set, way);
+    const uint32_t missing = sectors & ~line.valid;
+    if (missing == 0) {
+      tags_.touch(set, way);
+      ++stats_.hits;
+      complete(packet, &line, now);
+    } else {
+      const uint32_t fresh = missing & ~line.pending;
+      uint32_t e = mshrs_.find(lineAddr);
+      const bool mshrOk = e == kNoMshr ? !mshrs_.full() : mshrs_.canMerge(e);
+      if (!mshrOk) {
+        ++stats_.mshrFullStalls;
+        return false;
+      }
+      if (fresh != 0 && !w_.dram->canAccept(w_.sliceInChannel, 1, 0)) return false;
+      if (e == kNoMshr) e = mshrs_.allocate(lineAddr, set, way);
+      if (fresh != 0) {
+        mshrs_.entry(e).pending |= fresh;
+        line.pending |= fresh;
+        readDram(lineAddr, fresh, e);
+      } else {
+        ++stats_.mshrMerges;
+      }
+      mshrs_.addWaiter(e, packet, sectors);
+      tags_.touch(set, way);
+      ++stats_.sectorMisses;
+    }
+  } else if (!atomic && w_.policy->bypass(info)) {
+    if (!w_.dram->canAccept(w_.sliceInChannel, 1, 0)) return false;
+    readDram(lineAddr, sectors, packet | kBypassTag);
+    ++stats_.misses;
+  } else {
+    const uint32_t victim = tags_.victim(set);
+    if (victim == kNoWay) return false;
+    if (mshrs_.full()) {
+      ++stats_.mshrFullStalls;
+      return false;
+    }
+    const CacheLine& old = tags_.line(set, victim);
+    const uint32_t writes = old.allocated && old.dirty != 0 ? 1 : 0;
+    if (!w_.dram->canAccept(w_.sliceInChannel, 1, writes)) return false;
+    evict(set, victim);
+    tags_.install(set, victim, lineAddr, w_.policy->insertion(info), w_.policy->pin(info));
+    CacheLine& line = tags_.line(set, victim);
+    line.pending = sectors;
+    const uint32_t e = mshrs_.allocate(lineAddr, set, victim);
+    mshrs_.entry(e).pending = sectors;
+    mshrs_.addWaiter(e, packet, sectors);
+    readDram(lineAddr, sectors, e);
+    ++stats_.misses;
+  }
+  if (!atomic) {
+    info.hit = way != kNoWay && (sectors & ~tags_.line(set, way).valid) == 0;
+    prefetch(info);
+  }
+  return true;
+}
+
+bool L2Slice::processWrite(uint32_t packet, uint64_t lineAddr, uint32_t sectors, uint32_t set,
+                           Cycle now) {
+  Packet& p = (*w_.pool)[packet];
+  const uint32_t way = tags_.find(set, lineAddr);
+  if (way != kNoWay) {
+    CacheLine& line = tags_.line(set, way);
+    if ((sectors & ~line.valid) == 0) {
+      ++stats_.hits;
+    } else {
+      ++stats_.sectorMisses;
+    }
+    line.valid |= sectors;
+    line.dirty |= sectors;
+    tags_.touch(set, way);
+  } else {
+    const CacheAccessInfo info = infoOf(p, lineAddr, sectors);
+    if (w_.policy->bypass(info)) {
+      if (!w_.dram->canAccept(w_.sliceInChannel, 0, 1)) return false;
+      writeDram(lineAddr, sectors);
+    } else {
+      const uint32_t victim = tags_.victim(set);
+      if (victim == kNoWay) return false;
+      const CacheLine& old = tags_.line(set, victim);
+      const uint32_t writes = old.allocated && old.dirty != 0 ? 1 : 0;
+      if (writes != 0 && !w_.dram->canAccept(w_.sliceInChannel, 0, writes)) return false;
+      evict(set, victim);
+      tags_.install(set, victim, lineAddr, w_.policy->insertion(info), w_.policy->pin(info));
+      CacheLine& line = tags_.line(set, victim);
+      line.valid = line.dirty = sectors;
+    }
+    ++stats_.misses;
+  }
+  if (p.kind == PacketKind::Write) {
+    p.kind = PacketKind::WriteAck;
+    p.bytes = 0;
+    pushReply(packet, now);
+  } else {
+    w_.pool->release(packet);
+  }
+  return true;
+}
+
+void L2Slice::evict(uint32_t set, uint32_t way) {
+  const CacheLine& old = tags_.line(set, way);
+  if (!old.allocated) return;
+  ++stats_.evictions;
+  if (old.dirty != 0) {
+    ++stats_.writebacks;
+    writeDram(old.tag, old.dirty);
+  }
+}
+
+void L2Slice::readDram(uint64_t line, uint32_t sectors, uint32_t tag) {
+  const CompressedTransfer t = w_.compression->transfer(line, sectors, false);
+  const DramAddress a = w_.mapping->map(line);
+  DramRequest r;
+  r.line = line;
+  r.sectors = sectors;
+  r.bursts = std::max<uint32_t>(t.bursts, 1);
+  r.bank = a.bank;
+  r.row = a.row;
+  r.tag = tag;
+  r.delay = t.extraCycles;
+  r.slice = static_cast<uint16_t>(w_.sliceInChannel);
+  r.write = false;
+  w_.dram->enqueue(r);
+}
+
+void L2Slice::writeDram(uint64_t line, uint32_t sectors) {
+  const CompressedTransfer t = w_.compression->transfer(line, sectors, true);
+  const DramAddress a = w_.mapping->map(line);
+  DramRequest r;
+  r.line = line;
+  r.sectors = sectors;
+  r.bursts = std::max<uint32_t>(t.bursts, 1);
+  r.bank = a.bank;
+  r.row = a.row;
+  r.slice = static_cast<uint16_t>(w_.sliceInChannel);
+  r.write = true;
+  w_.dram->enqueue(r);
+}
+
+void L2Slice::complete(uint32_t packet, CacheLine* line, Cycle ready) {
+  Packet& p = (*w_.pool)[packet];
+  switch (p.kind) {
+    case PacketKind::Read:
+      p.kind = PacketKind::ReadReply;
+      p.bytes = static_cast<uint32_t>(std::popcount(p.sectors)) * tags_.sectorBytes();
+      pushReply(packet, ready);
+      return;
+    case PacketKind::Atomic:
+    case PacketKind::Reduction: {
+      const Cycle start = std::max(ready, atomicFree_);
+      atomicFree_ = start + p.atomicOps;
+      if (line) {
+        const uint64_t l = line->tag;
+        line->dirty |= p.sectors << ((p.addr - l) / tags_.sectorBytes());
+      }
+      if (p.kind == PacketKind::Atomic) {
+        p.kind = PacketKind::AtomicReply;  // carries the old values: as many bytes as it brought
+      } else {
+        p.kind = PacketKind::WriteAck;
+        p.bytes = 0;
+      }
+      pushReply(packet, start + params_.atomicLatency + p.atomicOps - 1);
+      return;
+    }
+    default:
+      pushReply(packet, ready);
+      return;
+  }
+}
+
+void L2Slice::pushReply(uint32_t packet, Cycle ready) {
+  Packet& p = (*w_.pool)[packet];
+  p.port = p.sm;
+  replies_.push_back(Reply{ready, replySeq_++, packet});
+  std::push_heap(replies_.begin(), replies_.end(),
+                 [](const Reply& a, const Reply& b) { return heapAfter(a, b); });
+}
+
+void L2Slice::sendReplies(Cycle now) {
+  while (!replies_.empty() && replies_.front().ready <= now) {
+    if (!w_.replies->canInject(w_.index)) {
+      w_.replies->noteStall();
+      return;
+    }
+    const uint32_t packet = replies_.front().packet;
+    std::pop_heap(replies_.begin(), replies_.end(),
+                  [](const Reply& a, const Reply& b) { return heapAfter(a, b); });
+    replies_.pop_back();
+    w_.replies->inject(w_.index, packet);
+    ++moved_;
+  }
+}
+
+void L2Slice::prefetch(const CacheAccessInfo& info) {
+  uint64_t lines[kMaxPrefetches];
+  const uint32_t n = w_.policy->prefetch(info, lines, kMaxPrefetches);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t line = lines[i] & ~uint64_t{tags_.lineBytes() - 1};
+    const uint32_t set = setOf(line);
+    if (tags_.find(set, line) != kNoWay || mshrs_.full()) continue;
+    const uint32_t victim = tags_.victim(set);
+    if (victim == kNoWay) continue;
+    const CacheLine& old = tags_.line(set, victim);
+    const uint32_t writes = old.allocated && old.dirty != 0 ? 1 : 0;
+    if (!w_.dram->canAccept(w_.sliceInChannel, 1, writes)) continue;
+    CacheAccessInfo pf = info;
+    pf.line = line;
+    pf.sectors = tags_.allSectors();
+    evict(set, victim);
+    tags_.install(set, victim, line, w_.policy->insertion(pf), w_.policy->pin(pf));
+    tags_.line(set, victim).pending = pf.sectors;
+    const uint32_t e = mshrs_.allocate(line, set, victim);
+    mshrs_.entry(e).pending = pf.sectors;
+    readDram(line, pf.sectors, e);
+  }
+}
+
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,59 @@
+#include "timing/mem/mem_params.h"
+
+#include <bit>
+#include <string>
+
+#include "config/config.h"
+
+namespace warpsim::timing::mem {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) { throw config::Error("config: error: " + what); }
+
+void checkPow2(const char* key, uint64_t v) {
+  if (!std::has_single_bit(v))
+    fail(std::string(key) + " = " + std::to_string(v) + " must be a power of two");
+}
+
+void checkCache(const char* level, const CacheGeometry& g, uint32_t parts, bool mayBeEmpty) {
+  const std::string l = level;
+  checkPow2((l + ".line").c_str(), g.lineBytes);
+  checkPow2((l + ".sector").c_str(), g.sectorBytes);
+  if (g.sectorBytes > g.lineBytes) fail(l + ".sector must not exceed " + l + ".line");
+  if (g.lineBytes / g.sectorBytes > 32) fail(l + ".line must hold at most 32 sectors");
+  if (g.sizeBytes == 0) {
+    if (!mayBeEmpty) fail(l + ".size must not be 0");
+    return;
+  }
+  const uint64_t unit = uint64_t{parts} * g.assoc * g.lineBytes;
+  if (g.sizeBytes % unit != 0) {
+    fail(l + ".size = " + std::to_string(g.sizeBytes) + " is not a multiple of " +
+         (parts > 1 ? "slices x " : "") + "assoc x line = " + std::to_string(unit));
+  }
+}
+
+}  // namespace
+
+void validate(const MemoryParams& p) {
+  if (p.numSms == 0 || p.numSms > 65535) fail("the number of SMs must be in [1, 65535]");
+  checkCache("l1", p.l1.cache, 1, true);
+  checkCache("const", p.constant.cache, 1, false);
+  const uint32_t slices = p.dram.channels * p.l2.slicesPerChannel;
+  if (slices == 0 || slices > 65535)
+    fail("dram.channels x l2.slices_per_channel must be in [1, 65535]");
+  checkCache("l2", p.l2.cache, slices, false);
+  if (p.l1.cache.lineBytes > p.l2.cache.lineBytes) fail("l1.line must not exceed l2.line");
+  if (p.constant.cache.lineBytes > p.l2.cache.lineBytes) fail("const.line must not exceed l2.line");
+  if (p.l1.cache.sectorBytes != p.l2.cache.sectorBytes ||
+      p.constant.cache.sectorBytes != p.l2.cache.sectorBytes) {
+    fail("l1.sector, const.sector and l2.sector must be equal");
+  }
+  checkPow2("dram.interleave_bytes", p.dram.interleaveBytes);
+  if (p.dram.interleaveBytes < p.l2.cache.lineBytes)
+    fail("dram.interleave_bytes must be at least l2.line");
+  checkPow2("shared.bank_bytes", p.shared.bankBytes);
+  if (p.icnt.latency == 0) fail("icnt.latency must be at least 1");
+}
+
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,120 @@
+// The parameters of every level of the memory hierarchy, as plain values. make_memory_system
+// reads them from the configuration (mem_params_config.cpp, where each key is documented);
+// tests build components from them directly. Defaults are GTX 480 (Fermi) values; README.md
+// says where each comes from.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace warpsim::timing::mem {
+
+enum class Replacement : uint8_t { Lru, Fifo, Random };
+
+// What a cache does with a store (per space at the L1).
+enum class WritePolicy : uint8_t {
+  WriteThroughNoAllocate,  // hits update the line, misses do not allocate; every store goes down
+  WriteThroughAllocate,    // misses allocate the written sectors; every store goes down
+  WriteBackAllocate,       // the line keeps dirty sectors; they go down when evicted
+};
+
+struct CacheGeometry {
+  uint64_t sizeBytes = 16 * 1024;  // 0: no cache
+  uint32_t assoc = 4;
+  uint32_t lineBytes = 128;
+  uint32_t sectorBytes = 32;
+  Replacement replacement = Replacement::Lru;
+  uint64_t seed = 1;  // random replacement
+
+  uint32_t sets() const {
+    return sizeBytes == 0 ? 0 : static_cast<uint32_t>(sizeBytes / (uint64_t{assoc} * lineBytes));
+  }
+  uint32_t sectorsPerLine() const { return lineBytes / sectorBytes; }
+};
+
+struct L1Params {
+  CacheGeometry cache;
+  uint32_t mshrs = 32;
+  uint32_t mshrMerge = 8;          // requests one MSHR entry holds (the first included)
+  uint32_t hitLatency = 20;        // core cycles from the L1 port to data ready
+  uint32_t accessCycles = 1;       // core cycles one L1 or constant access holds the port
+  uint32_t queueInstructions = 4;  // warp instructions waiting for the port (canAccept)
+  WritePolicy globalWrite = WritePolicy::WriteThroughNoAllocate;
+  WritePolicy localWrite = WritePolicy::WriteBackAllocate;
+  bool cacheGlobalLoads = true;  // false: global loads bypass L1 (Kepler's default)
+  std::string policy = "lru-allocate";
+  std::string localPath = "none";
+};
+
+struct SharedParams {
+  uint32_t banks = 32;
+  uint32_t bankBytes = 4;
+  uint32_t latency = 20;    // core cycles from the first pass to data ready
+  uint32_t passCycles = 1;  // core cycles per conflict-free pass over the banks
+};
+
+struct ConstParams {
+  CacheGeometry cache{8 * 1024, 2, 64, 32, Replacement::Lru, 1};
+  uint32_t mshrs = 8;
+  uint32_t mshrMerge = 8;
+  uint32_t hitLatency = 8;
+};
+
+struct IcntParams {
+  uint32_t latency = 8;  // icnt cycles from grant to arrival of a one-flit packet
+  uint32_t flitBytes = 32;
+  uint32_t flitsPerCycle = 1;  // per port
+  uint32_t inputQueue = 8;     // packets waiting at each input port
+  uint32_t ejectionQueue = 8;  // packets at each output port (arrived or on their way)
+  uint32_t headerBytes = 8;    // address and command of every packet
+};
+
+struct L2Params {
+  CacheGeometry cache{768 * 1024, 16, 128, 32, Replacement::Lru, 1};  // size: all slices
+  uint32_t slicesPerChannel = 1;
+  uint32_t mshrs = 32;  // per slice
+  uint32_t mshrMerge = 8;
+  uint32_t hitLatency = 100;    // L2 cycles from arrival to the tag lookup/reply
+  uint32_t atomicLatency = 20;  // L2 cycles of the atomic unit
+  std::string policy = "lru-allocate";
+  std::string compression = "none";
+};
+
+enum class DramScheduler : uint8_t { FrFcfs, Fcfs };
+
+struct DramParams {
+  uint32_t channels = 6;
+  uint32_t banks = 16;
+  uint32_t rowBytes = 2048;
+  uint32_t queueDepth = 32;  // requests waiting per channel
+  uint32_t tRCD = 12, tRP = 12, tRAS = 28, tCL = 12, tWL = 4, tWR = 12, tRRD = 6, tRC = 40;
+  uint32_t burstCycles = 1;      // data-bus cycles per 32-byte burst
+  uint32_t returnLatency = 100;  // DRAM cycles from the last burst to the data at the L2
+                                 // (memory controller, PHY and return path)
+  DramScheduler scheduler = DramScheduler::FrFcfs;
+  uint32_t interleaveBytes = 256;  // for the "hash" address mapping
+  std::string mapping = "hash";
+};
+
+struct ClockParams {
+  double coreMhz = 1400;
+  double icntMhz = 1400;
+  double l2Mhz = 700;
+  double dramMhz = 924;
+};
+
+struct MemoryParams {
+  uint32_t numSms = 15;
+  ClockParams clocks;
+  L1Params l1;
+  SharedParams shared;
+  ConstParams constant;
+  IcntParams icnt;
+  L2Params l2;
+  DramParams dram;
+};
+
+// Checks the relations between parameters that single-key ranges cannot express (powers of
+// two, line >= sector, L1 line <= L2 line, ...). Throws config::Error with one line.
+void validate(const MemoryParams& params);
+
+}  // namespace warpsim::timing::mem

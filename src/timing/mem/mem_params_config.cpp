@@ -1,0 +1,150 @@
+#include "timing/mem/mem_params_config.h"
+
+#include <string>
+
+namespace warpsim::timing::mem {
+
+namespace {
+
+Replacement readReplacement(config::Section& s) {
+  const std::string r =
+      s.choice("replacement", "lru", {"lru", "fifo", "random"},
+               "victim choice: least recently used, first in, or random (seeded)");
+  return r == "fifo" ? Replacement::Fifo : r == "random" ? Replacement::Random : Replacement::Lru;
+}
+
+WritePolicy readWritePolicy(config::Section& s, const char* key, const char* def, const char* doc) {
+  const std::string w =
+      s.choice(key, def,
+               {"write-through-no-allocate", "write-through-allocate", "write-back-allocate"}, doc);
+  if (w == "write-through-allocate") return WritePolicy::WriteThroughAllocate;
+  if (w == "write-back-allocate") return WritePolicy::WriteBackAllocate;
+  return WritePolicy::WriteThroughNoAllocate;
+}
+
+void readGeometry(config::Section& s, CacheGeometry& g, const char* sizeDoc, bool replacement) {
+  g.sizeBytes = s.u64("size", g.sizeBytes, sizeDoc, 0, uint64_t{1} << 40);
+  g.assoc = s.u32("assoc", g.assoc, "ways per set", 1, 1024);
+  g.lineBytes = s.u32("line", g.lineBytes, "line size in bytes (power of two)", 8, 4096);
+  g.sectorBytes = s.u32("sector", g.sectorBytes, "sector size in bytes (power of two)", 4, 4096);
+  if (replacement) {
+    g.replacement = readReplacement(s);
+    g.seed = s.u64("seed", g.seed, "seed of the random replacement", 0);
+  }
+}
+
+}  // namespace
+
+MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMhz) {
+  MemoryParams p;
+  p.numSms = numSms;
+  p.clocks.coreMhz = coreMhz;
+  config::Section clocks = tree.section("clocks");
+  p.clocks.icntMhz = clocks.f64("icnt", p.clocks.icntMhz, "interconnect clock in MHz", 1.0, 1e6);
+  p.clocks.l2Mhz = clocks.f64("l2", p.clocks.l2Mhz, "L2 clock in MHz", 1.0, 1e6);
+  p.clocks.dramMhz =
+      clocks.f64("dram", p.clocks.dramMhz,
+                 "DRAM command clock in MHz (data moves burst_cycles per 32 B)", 1.0, 1e6);
+
+  config::Section l1 = tree.section("l1");
+  L1Params& a = p.l1;
+  readGeometry(l1, a.cache, "L1 data cache bytes per SM (0: no L1D)", true);
+  a.mshrs = l1.u32("mshrs", a.mshrs, "miss status holding registers per SM", 1, 4096);
+  a.mshrMerge = l1.u32("mshr_merge", a.mshrMerge, "requests one MSHR entry holds", 1, 256);
+  a.hitLatency = l1.u32("hit_latency", a.hitLatency,
+                        "core cycles from the L1 port to data ready on a hit", 0, 100000);
+  a.accessCycles = l1.u32("access_cycles", a.accessCycles,
+                          "core cycles one L1 or constant access holds the LSU port", 1, 1000);
+  a.queueInstructions = l1.u32("queue_instructions", a.queueInstructions,
+                               "warp memory instructions waiting for the LSU port", 1, 1024);
+  a.globalWrite = readWritePolicy(l1, "global_write", "write-through-no-allocate",
+                                  "L1 policy for global stores");
+  a.localWrite =
+      readWritePolicy(l1, "local_write", "write-back-allocate", "L1 policy for local stores");
+  a.cacheGlobalLoads = l1.flag("cache_global_loads", a.cacheGlobalLoads,
+                               "global loads use the L1 (false: they go to L2, as on Kepler)");
+  a.policy =
+      l1.str("policy", a.policy, "cache policy hooks of the L1 (extension point cache_policy)");
+  a.localPath =
+      l1.str("local_path", a.localPath,
+             "structure beside the L1 for local memory (extension point local_memory_path)");
+
+  config::Section sh = tree.section("shared");
+  p.shared.banks = sh.u32("banks", p.shared.banks, "shared-memory banks", 1, 1024);
+  p.shared.bankBytes = sh.u32("bank_bytes", p.shared.bankBytes, "bytes per bank word", 1, 64);
+  p.shared.latency = sh.u32("latency", p.shared.latency,
+                            "core cycles from the first pass to data ready", 0, 100000);
+  p.shared.passCycles =
+      sh.u32("pass_cycles", p.shared.passCycles, "core cycles per pass over the banks", 1, 1000);
+
+  config::Section cc = tree.section("const");
+  readGeometry(cc, p.constant.cache, "constant cache bytes per SM", true);
+  p.constant.mshrs = cc.u32("mshrs", p.constant.mshrs, "constant-cache MSHRs per SM", 1, 4096);
+  p.constant.mshrMerge =
+      cc.u32("mshr_merge", p.constant.mshrMerge, "requests one MSHR entry holds", 1, 256);
+  p.constant.hitLatency =
+      cc.u32("hit_latency", p.constant.hitLatency, "core cycles to data ready on a hit", 0, 100000);
+
+  config::Section ic = tree.section("icnt");
+  p.icnt.latency =
+      ic.u32("latency", p.icnt.latency,
+             "interconnect cycles from grant to arrival of a one-flit packet", 1, 100000);
+  p.icnt.flitBytes = ic.u32("flit_bytes", p.icnt.flitBytes, "bytes per flit", 1, 4096);
+  p.icnt.flitsPerCycle =
+      ic.u32("flits_per_cycle", p.icnt.flitsPerCycle, "flits per cycle per port", 1, 1024);
+  p.icnt.inputQueue =
+      ic.u32("input_queue", p.icnt.inputQueue, "packets waiting at each input port", 1, 4096);
+  p.icnt.ejectionQueue = ic.u32("ejection_queue", p.icnt.ejectionQueue,
+                                "packets at each output port, arrived or on their way", 1, 4096);
+  p.icnt.headerBytes = ic.u32("header_bytes", p.icnt.headerBytes,
+                              "bytes of address and command per packet", 0, 4096);
+
+  config::Section l2 = tree.section("l2");
+  readGeometry(l2, p.l2.cache, "L2 bytes in total (split evenly over the slices)", true);
+  p.l2.slicesPerChannel =
+      l2.u32("slices_per_channel", p.l2.slicesPerChannel, "L2 slices per memory channel", 1, 64);
+  p.l2.mshrs = l2.u32("mshrs", p.l2.mshrs, "MSHRs per slice", 1, 4096);
+  p.l2.mshrMerge = l2.u32("mshr_merge", p.l2.mshrMerge, "requests one MSHR entry holds", 1, 256);
+  p.l2.hitLatency = l2.u32("hit_latency", p.l2.hitLatency,
+                           "L2 cycles from arrival to the tag lookup and a hit's reply", 0, 100000);
+  p.l2.atomicLatency =
+      l2.u32("atomic_latency", p.l2.atomicLatency, "L2 cycles of the atomic unit", 1, 100000);
+  p.l2.policy =
+      l2.str("policy", p.l2.policy, "cache policy hooks of the L2 (extension point cache_policy)");
+  p.l2.compression =
+      l2.str("compression", p.l2.compression,
+             "compression of L2 lines on the DRAM bus (extension point memory_compression)");
+
+  config::Section d = tree.section("dram");
+  DramParams& m = p.dram;
+  m.channels = d.u32("channels", m.channels, "memory channels (one L2 slice group each)", 1, 4096);
+  m.banks = d.u32("banks", m.banks, "banks per channel", 1, 1024);
+  m.rowBytes =
+      d.u32("row_bytes", m.rowBytes, "bytes per row of a bank (channel-wide)", 64, 1u << 20);
+  m.queueDepth = d.u32("queue", m.queueDepth, "requests waiting per channel", 1, 4096);
+  m.tRCD = d.u32("t_rcd", m.tRCD, "ACT to column command, DRAM cycles", 0, 10000);
+  m.tRP = d.u32("t_rp", m.tRP, "PRE to ACT, DRAM cycles", 0, 10000);
+  m.tRAS = d.u32("t_ras", m.tRAS, "ACT to PRE, DRAM cycles", 0, 10000);
+  m.tCL = d.u32("t_cl", m.tCL, "read command to data, DRAM cycles", 0, 10000);
+  m.tWL = d.u32("t_wl", m.tWL, "write command to data, DRAM cycles", 0, 10000);
+  m.tWR = d.u32("t_wr", m.tWR, "end of write data to PRE, DRAM cycles", 0, 10000);
+  m.tRRD = d.u32("t_rrd", m.tRRD, "ACT to ACT of different banks, DRAM cycles", 0, 10000);
+  m.tRC = d.u32("t_rc", m.tRC, "ACT to ACT of one bank, DRAM cycles", 0, 10000);
+  m.burstCycles =
+      d.u32("burst_cycles", m.burstCycles,
+            "data-bus cycles per 32-byte burst (32 / (bus bytes x transfers per cycle))", 1, 1000);
+  m.returnLatency = d.u32(
+      "return_latency", m.returnLatency,
+      "DRAM cycles from a read's last burst to its data at the L2 (controller, PHY)", 0, 100000);
+  const std::string sched = d.choice("scheduler", "fr-fcfs", {"fr-fcfs", "fcfs"},
+                                     "row hits first (fr-fcfs) or strict arrival order (fcfs)");
+  m.scheduler = sched == "fcfs" ? DramScheduler::Fcfs : DramScheduler::FrFcfs;
+  m.interleaveBytes =
+      d.u32("interleave_bytes", m.interleaveBytes,
+            "bytes of consecutive addresses per channel (address mapping hash)", 32, 1u << 20);
+  m.mapping = d.str("mapping", m.mapping, "address mapping (extension point address_mapping)");
+  validate(p);
+  return p;
+}
+
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,86 @@
+#include "timing/mem/mem_stats.h"
+
+#include <nlohmann/json.hpp>
+
+namespace warpsim::timing::mem {
+
+CacheStats& CacheStats::operator+=(const CacheStats& o) {
+  accesses += o.accesses;
+  hits += o.hits;
+  misses += o.misses;
+  sectorMisses += o.sectorMisses;
+  mshrMerges += o.mshrMerges;
+  mshrFullStalls += o.mshrFullStalls;
+  evictions += o.evictions;
+  writebacks += o.writebacks;
+  reads += o.reads;
+  writes += o.writes;
+  atomics += o.atomics;
+  return *this;
+}
+
+void CacheStats::toJson(nlohmann::json& out) const {
+  out = {{"accesses", accesses},
+         {"hits", hits},
+         {"misses", misses},
+         {"sector_misses", sectorMisses},
+         {"mshr_merges", mshrMerges},
+         {"mshr_full_stalls", mshrFullStalls},
+         {"evictions", evictions},
+         {"writebacks", writebacks},
+         {"reads", reads},
+         {"writes", writes},
+         {"atomics", atomics}};
+}
+
+SharedStats& SharedStats::operator+=(const SharedStats& o) {
+  accesses += o.accesses;
+  bankConflictReplays += o.bankConflictReplays;
+  return *this;
+}
+
+void SharedStats::toJson(nlohmann::json& out) const {
+  out = {{"accesses", accesses}, {"bank_conflict_replays", bankConflictReplays}};
+}
+
+ConstStats& ConstStats::operator+=(const ConstStats& o) {
+  accesses += o.accesses;
+  hits += o.hits;
+  misses += o.misses;
+  return *this;
+}
+
+void ConstStats::toJson(nlohmann::json& out) const {
+  out = {{"accesses", accesses}, {"hits", hits}, {"misses", misses}};
+}
+
+IcntStats& IcntStats::operator+=(const IcntStats& o) {
+  packets += o.packets;
+  flits += o.flits;
+  stallCycles += o.stallCycles;
+  return *this;
+}
+
+void IcntStats::toJson(nlohmann::json& out) const {
+  out = {{"packets", packets}, {"flits", flits}, {"stall_cycles", stallCycles}};
+}
+
+DramStats& DramStats::operator+=(const DramStats& o) {
+  activates += o.activates;
+  precharges += o.precharges;
+  readBursts += o.readBursts;
+  writeBursts += o.writeBursts;
+  rowHits += o.rowHits;
+  rowMisses += o.rowMisses;
+  busyCycles += o.busyCycles;
+  cycles += o.cycles;
+  return *this;
+}
+
+void DramStats::toJson(nlohmann::json& out) const {
+  out = {{"activates", activates},      {"precharges", precharges}, {"read_bursts", readBursts},
+         {"write_bursts", writeBursts}, {"row_hits", rowHits},      {"row_misses", rowMisses},
+         {"busy_cycles", busyCycles},   {"cycles", cycles}};
+}
+
+}  // namespace warpsim::timing::mem

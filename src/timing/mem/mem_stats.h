@@ -1,0 +1,46 @@
+// Counters of each level, named as docs/stats.md "memory" lists them. Every component owns its
+// counters; the memory system sums them over SMs, slices and channels when it reports.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+
+namespace warpsim::timing::mem {
+
+// L1D and L2. accesses = hits + misses + sector_misses (one per line request that reached the
+// tags; stalled attempts are not accesses). mshr_merges counts misses and sector misses that
+// joined an outstanding MSHR without a new request. reads/writes/atomics split accesses by
+// kind (atomics that only pass by the L1 are counted there as atomics, not as accesses).
+struct CacheStats {
+  uint64_t accesses = 0, hits = 0, misses = 0, sectorMisses = 0, mshrMerges = 0, mshrFullStalls = 0,
+           evictions = 0, writebacks = 0, reads = 0, writes = 0, atomics = 0;
+  CacheStats& operator+=(const CacheStats& o);
+  void toJson(nlohmann::json& out) const;
+};
+
+struct SharedStats {
+  uint64_t accesses = 0;             // warp-level shared-memory accesses
+  uint64_t bankConflictReplays = 0;  // extra bank passes caused by conflicts
+  SharedStats& operator+=(const SharedStats& o);
+  void toJson(nlohmann::json& out) const;
+};
+
+struct ConstStats {
+  uint64_t accesses = 0, hits = 0, misses = 0;  // one per distinct address of a warp
+  ConstStats& operator+=(const ConstStats& o);
+  void toJson(nlohmann::json& out) const;
+};
+
+struct IcntStats {
+  uint64_t packets = 0, flits = 0, stallCycles = 0;
+  IcntStats& operator+=(const IcntStats& o);
+  void toJson(nlohmann::json& out) const;
+};
+
+struct DramStats {
+  uint64_t activates = 0, precharges = 0, readBursts = 0, writeBursts = 0, rowHits = 0,
+           rowMisses = 0, busyCycles = 0, cycles = 0;
+  DramStats& operator+=(const DramStats& o);
+  void toJson(nlohmann::json& out) const;
+};
+
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,12 @@
+// Registration of the memory hierarchy's baselines: cache policy "lru-allocate", memory
+// compression "none", local memory path "none", address mapping "hash". Called by
+// registerBaselines (timing/baselines.cpp).
+#pragma once
+
+namespace warpsim::timing {
+
+class PluginRegistry;
+
+void registerMemoryBaselines(PluginRegistry& registry);
+
+}  // namespace warpsim::timing

@@ -1,0 +1,65 @@
+#include "timing/mem/shared_banks.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace warpsim::timing::mem {
+
+namespace {
+constexpr uint32_t kNone = UINT32_MAX;
+constexpr uint32_t kMaxWordsPerPass = 32 * 4;  // 32 lanes x a 16-byte access of 4-byte words
+constexpr uint32_t kMaxBytes = 32;             // widest access per lane considered
+}  // namespace
+
+SharedBanks::SharedBanks(uint32_t banks, uint32_t bankBytes)
+    : banks_(banks), bankBytes_(bankBytes), head_(banks, kNone), count_(banks, 0) {
+  // A lane touches at most kMaxBytes / bankBytes + 1 words.
+  const uint32_t perLane = kMaxBytes / bankBytes + 1;
+  words_.resize(std::max(kMaxWordsPerPass, 32 * perLane));
+  next_.resize(words_.size());
+  touched_.reserve(banks);
+}
+
+SharedPasses SharedBanks::passes(const uint64_t* offset, uint32_t mask, uint32_t bytes) {
+  SharedPasses out;
+  const uint32_t n = std::clamp<uint32_t>(bytes, 1, kMaxBytes);
+  const uint32_t rowBytes = banks_ * bankBytes_;
+  const uint32_t perLane = std::max(n, bankBytes_);
+  const uint32_t groupLanes = std::clamp<uint32_t>(rowBytes / perLane, 1, 32);
+  const uint32_t groupMaskBits = groupLanes >= 32 ? ~0u : ((1u << groupLanes) - 1);
+  for (uint32_t first = 0; first < 32; first += groupLanes) {
+    const uint32_t group = mask & (groupMaskBits << first);
+    if (group == 0) continue;
+    ++out.passes;
+    out.cycles += degree(offset, group, n);
+  }
+  return out;
+}
+
+uint32_t SharedBanks::degree(const uint64_t* offset, uint32_t groupMask, uint32_t bytes) {
+  uint32_t used = 0;
+  uint32_t worst = 0;
+  for (uint32_t m = groupMask; m != 0; m &= m - 1) {
+    const uint64_t a = offset[std::countr_zero(m)];
+    const uint64_t lastWord = (a + bytes - 1) / bankBytes_;
+    for (uint64_t w = a / bankBytes_; w <= lastWord; ++w) {
+      const uint32_t bank = static_cast<uint32_t>(w % banks_);
+      uint32_t i = head_[bank];
+      while (i != kNone && words_[i] != w) i = next_[i];
+      if (i != kNone) continue;  // same word: broadcast
+      if (head_[bank] == kNone) touched_.push_back(bank);
+      words_[used] = w;
+      next_[used] = head_[bank];
+      head_[bank] = used++;
+      worst = std::max(worst, ++count_[bank]);
+    }
+  }
+  for (uint32_t bank : touched_) {
+    head_[bank] = kNone;
+    count_[bank] = 0;
+  }
+  touched_.clear();
+  return worst;
+}
+
+}  // namespace warpsim::timing::mem

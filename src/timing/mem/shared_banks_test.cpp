@@ -1,0 +1,72 @@
+#include "timing/mem/shared_banks.h"
+
+#include <gtest/gtest.h>
+
+namespace warpsim::timing::mem {
+namespace {
+
+SharedPasses run(uint64_t strideBytes, uint32_t bytes, uint32_t mask = ~0u, uint64_t base = 0) {
+  SharedBanks banks(32, 4);
+  uint64_t offset[32];
+  for (int l = 0; l < 32; ++l) offset[l] = base + strideBytes * l;
+  return banks.passes(offset, mask, bytes);
+}
+
+TEST(SharedBanks, StrideOneWordIsConflictFree) {
+  const SharedPasses p = run(4, 4);
+  EXPECT_EQ(p.passes, 1u);
+  EXPECT_EQ(p.cycles, 1u);
+  EXPECT_EQ(p.replays(), 0u);
+}
+
+TEST(SharedBanks, StrideTwoWordsIsTwoWay) {
+  EXPECT_EQ(run(8, 4).cycles, 2u);
+  EXPECT_EQ(run(8, 4).replays(), 1u);
+}
+
+TEST(SharedBanks, StrideThirtyTwoWordsIsThirtyTwoWay) {
+  EXPECT_EQ(run(128, 4).cycles, 32u);
+  EXPECT_EQ(run(128, 4).replays(), 31u);
+}
+
+TEST(SharedBanks, SameWordIsBroadcast) {
+  EXPECT_EQ(run(0, 4).cycles, 1u);
+  // Two words per bank-0 row... lanes alternating between two words of one bank: 2-way.
+  SharedBanks banks(32, 4);
+  uint64_t offset[32];
+  for (int l = 0; l < 32; ++l) offset[l] = (l % 2) * 128;
+  EXPECT_EQ(banks.passes(offset, ~0u, 4).cycles, 2u);
+}
+
+TEST(SharedBanks, BytesOfOneWordShareIt) {
+  EXPECT_EQ(run(1, 1).cycles, 1u);  // 32 bytes in 8 words of 8 banks
+}
+
+TEST(SharedBanks, EightByteAccessesGoByHalfWarps) {
+  const SharedPasses unit = run(8, 8);
+  EXPECT_EQ(unit.passes, 2u);
+  EXPECT_EQ(unit.cycles, 2u);
+  EXPECT_EQ(unit.replays(), 0u);
+  // 16-byte stride: lanes i and i + 8 of a half-warp share banks: 2-way in each pass.
+  const SharedPasses wide = run(16, 8);
+  EXPECT_EQ(wide.passes, 2u);
+  EXPECT_EQ(wide.cycles, 4u);
+  EXPECT_EQ(wide.replays(), 2u);
+  // Only the first half-warp active: one pass.
+  EXPECT_EQ(run(8, 8, 0x0000FFFFu).passes, 1u);
+}
+
+TEST(SharedBanks, SixteenByteAccessesGoByQuarterWarps) {
+  const SharedPasses p = run(16, 16);
+  EXPECT_EQ(p.passes, 4u);
+  EXPECT_EQ(p.cycles, 4u);
+}
+
+TEST(SharedBanks, InactiveLanesDoNotConflict) {
+  EXPECT_EQ(run(128, 4, 0x1u).cycles, 1u);
+  EXPECT_EQ(run(128, 4, 0x3u).cycles, 2u);
+  EXPECT_EQ(run(128, 4, 0).passes, 0u);
+}
+
+}  // namespace
+}  // namespace warpsim::timing::mem

@@ -1,0 +1,270 @@
+#include "timing/mem/sm_memory_unit.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace warpsim::timing::mem {
+
+namespace {
+
+constexpr uint32_t kMaxSlots = 1024;  // instructions accepted and not popped
+constexpr uint32_t kAccessesPerInstruction = kMaxRequestsPerInstruction + 4;
+constexpr uint32_t kSideQueue = 64;
+
+bool dueAfter(const auto& a, const auto& b) { return a.at != b.at ? a.at > b.at : a.seq > b.seq; }
+
+}  // namespace
+
+SmMemoryUnit::SmMemoryUnit(const MemoryParams& params, const SmMemoryWiring& wiring,
+                           std::unique_ptr<ICachePolicy> policy,
+                           std::unique_ptr<ILocalMemoryPath> localPath)
+    : params_(params),
+      wiring_(wiring),
+      port_(wiring.sm, *wiring.requests, *wiring.pool, *wiring.mapping, wiring.slicesPerChannel),
+      policy_(std::move(policy)),
+      localPath_(std::move(localPath)),
+      l1_(params.l1, port_, *policy_, *this),
+      const_(params.constant, port_, *this),
+      banks_(params.shared.banks, params.shared.bankBytes),
+      slots_(kMaxSlots),
+      queue_(params.l1.queueInstructions * kAccessesPerInstruction),
+      side_(kSideQueue),
+      completed_(kMaxSlots),
+      lines_(kMaxRequestsPerInstruction) {
+  freeSlots_.reserve(kMaxSlots);
+  for (uint32_t i = kMaxSlots; i-- > 0;) freeSlots_.push_back(static_cast<uint16_t>(i));
+  due_.reserve(kMaxSlots);
+  fences_.reserve(kMaxSlots);
+}
+
+bool SmMemoryUnit::canAccept(const func::ExecRecord&) const {
+  return queuedInstructions_ < params_.l1.queueInstructions && !freeSlots_.empty();
+}
+
+uint32_t SmMemoryUnit::allocateSlot(const func::ExecRecord& record, uint32_t token) {
+  const uint32_t slot = freeSlots_.back();
+  freeSlots_.pop_back();
+  Slot& s = slots_[slot];
+  s.token = token;
+  s.pending = 0;
+  s.ready = 0;
+  s.pc = record.pc;
+  s.cta = record.ctaLinear;
+  s.warp = static_cast<uint8_t>(record.warpInCta);
+  return slot;
+}
+
+void SmMemoryUnit::finishAt(uint32_t slot, Cycle when) {
+  due_.push_back(Due{when, dueSeq_++, slot});
+  std::push_heap(due_.begin(), due_.end(),
+                 [](const Due& a, const Due& b) { return dueAfter(a, b); });
+}
+
+void SmMemoryUnit::completeAccess(uint32_t slot, Cycle when) {
+  Slot& s = slots_[slot];
+  s.ready = std::max(s.ready, when);
+  if (--s.pending == 0) finishAt(slot, s.ready);
+}
+
+bool SmMemoryUnit::writeBack(uint64_t line, uint32_t sectors) {
+  if (side_.full()) return false;
+  Access a;
+  a.kind = Kind::Writeback;
+  a.line = line;
+  a.sectors = sectors;
+  a.space = ir::Space::Local;
+  side_.push(a);
+  return true;
+}
+
+void SmMemoryUnit::invalidateL1(uint64_t line) {
+  const uint32_t dirty = l1_.invalidate(line);
+  if (dirty != 0) writeBack(line, dirty);
+}
+
+RequestOrigin SmMemoryUnit::originOf(const Access& a) const {
+  const Slot& s = slots_[a.slot];
+  return RequestOrigin{s.pc, s.cta, s.warp, a.space};
+}
+
+void SmMemoryUnit::cycle(Cycle now) {
+  lastCycle_ = now;
+  takeReply(now);
+  if (!fences_.empty()) {
+    size_t kept = 0;
+    for (const FenceWait& f : fences_) {
+      if (writesAcked_ >= f.writes) {
+        completeAccess(f.slot, now);
+      } else {
+        fences_[kept++] = f;
+      }
+    }
+    fences_.resize(kept);
+  }
+  if (now >= portFree_) {
+    if (!side_.empty()) {
+      if (startAccess(side_.front(), now)) side_.pop();
+    } else if (!queue_.empty()) {
+      const Access a = queue_.front();
+      if (startAccess(a, now)) {
+        queue_.pop();
+        if (a.last) --queuedInstructions_;
+      }
+    }
+  }
+  while (!due_.empty() && due_.front().at <= now) {
+    completed_.push(due_.front().slot);
+    std::pop_heap(due_.begin(), due_.end(),
+                  [](const Due& a, const Due& b) { return dueAfter(a, b); });
+    due_.pop_back();
+  }
+}
+
+void SmMemoryUnit::takeReply(Cycle now) {
+  Crossbar& replies = *wiring_.replies;
+  if (!replies.hasPacket(wiring_.sm)) return;
+  const uint32_t i = replies.front(wiring_.sm);
+  replies.pop(wiring_.sm);
+  const Packet p = (*wiring_.pool)[i];
+  wiring_.pool->release(i);
+  port_.replyTaken();
+  if (p.kind == PacketKind::WriteAck) {
+    ++writesAcked_;
+    return;
+  }
+  switch (p.replyTo) {
+    case ReplyTo::L1Mshr:
+      l1_.fill(p.tag, p.sectors, now);
+      break;
+    case ReplyTo::ConstMshr:
+      const_.fill(p.tag, now);
+      break;
+    case ReplyTo::Slot:
+      completeAccess(p.tag, now);
+      break;
+    case ReplyTo::None:
+      break;
+  }
+}
+
+bool SmMemoryUnit::startAccess(const Access& a, Cycle now) {
+  const L1Params& l1 = params_.l1;
+  Cycle busy = l1.accessCycles;
+  switch (a.kind) {
+    case Kind::SharedLoad:
+    case Kind::SharedStore: {
+      busy = Cycle{a.value} * params_.shared.passCycles;
+      completeAccess(a.slot, a.kind == Kind::SharedStore ? now + busy
+                                                         : now + busy - 1 + params_.shared.latency);
+      break;
+    }
+    case Kind::Load:
+    case Kind::Store: {
+      LineAccess la;
+      la.line = a.line;
+      la.sectors = a.sectors;
+      la.bytes = a.value;
+      la.slot = a.slot;
+      la.origin = originOf(a);
+      la.uncached = a.uncached;
+      if (a.kind == Kind::Load) {
+        const AccessResult r = l1_.load(la, now);
+        if (r == AccessResult::Stalled) return false;
+        if (r == AccessResult::Done) completeAccess(a.slot, now + l1.hitLatency);
+      } else {
+        const WritePolicy wp = a.space == ir::Space::Local ? l1.localWrite : l1.globalWrite;
+        if (l1_.store(la, wp, now) == AccessResult::Stalled) return false;
+        completeAccess(a.slot, now + 1);
+      }
+      break;
+    }
+    case Kind::Atomic:
+    case Kind::Reduction: {
+      if (port_.room() == 0) {
+        port_.noteStall();
+        return false;
+      }
+      const bool reduction = a.kind == Kind::Reduction;
+      port_.send(reduction ? PacketKind::Reduction : PacketKind::Atomic, a.line, a.sectors, a.value,
+                 reduction ? ReplyTo::None : ReplyTo::Slot, a.slot, originOf(a), a.atomicOps);
+      ++l1_.stats().atomics;
+      if (reduction) completeAccess(a.slot, now + 1);
+      break;
+    }
+    case Kind::Const: {
+      const AccessResult r = const_.load(a.line, a.slot, originOf(a));
+      if (r == AccessResult::Stalled) return false;
+      if (r == AccessResult::Done) completeAccess(a.slot, now + params_.constant.hitLatency);
+      break;
+    }
+    case Kind::Fixed:
+      completeAccess(a.slot, now + a.value);
+      break;
+    case Kind::Fence:
+      if (writesAcked_ >= port_.writesSent()) {
+        completeAccess(a.slot, now + 1);
+      } else {
+        fences_.push_back(FenceWait{a.slot, port_.writesSent()});
+      }
+      break;
+    case Kind::Writeback: {
+      if (port_.room() == 0) {
+        port_.noteStall();
+        return false;
+      }
+      RequestOrigin o;
+      o.space = ir::Space::Local;
+      port_.send(PacketKind::Writeback, a.line, a.sectors,
+                 static_cast<uint32_t>(std::popcount(a.sectors)) * params_.l1.cache.sectorBytes,
+                 ReplyTo::None, 0, o);
+      break;
+    }
+  }
+  portFree_ = now + busy;
+  return true;
+}
+
+bool SmMemoryUnit::popCompleted(uint32_t& token) {
+  if (completed_.empty()) return false;
+  const uint32_t slot = completed_.front();
+  completed_.pop();
+  token = slots_[slot].token;
+  freeSlots_.push_back(static_cast<uint16_t>(slot));
+  return true;
+}
+
+bool SmMemoryUnit::hasInstructions() const { return freeSlots_.size() != kMaxSlots; }
+
+void SmMemoryUnit::takeRepliesWhileEmpty() {
+  while (!hasInstructions() && wiring_.replies->hasPacket(wiring_.sm)) takeReply(lastCycle_);
+}
+
+bool SmMemoryUnit::idle() const {
+  // No instruction in flight, no reply on its way (MSHR fills, acknowledgements, prefetches),
+  // no write-back waiting.
+  return freeSlots_.size() == kMaxSlots && port_.awaited() == 0 && side_.empty();
+}
+
+Cycle SmMemoryUnit::nextEvent(Cycle now) const {
+  if (!completed_.empty() || wiring_.replies->hasPacket(wiring_.sm)) return now;
+  Cycle next = kNever;
+  if (!side_.empty() || !queue_.empty()) next = std::max(now, portFree_);
+  if (!due_.empty()) next = std::min(next, std::max(now, due_.front().at));
+  return next;
+}
+
+void SmMemoryUnit::resetStats() {
+  l1_.stats() = CacheStats{};
+  const_.stats() = ConstStats{};
+  sharedStats_ = SharedStats{};
+}
+
+void SmMemoryUnit::beginKernel() {
+  l1_.invalidateAll();
+  const_.invalidateAll();
+  policy_->beginKernel();
+  localPath_->beginKernel();
+  resetStats();
+}
+
+}  // namespace warpsim::timing::mem

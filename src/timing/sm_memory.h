@@ -1,0 +1,89 @@
+// The boundary between an SM's pipeline (timing/sm) and the memory hierarchy (timing/mem).
+//
+// The SM's load/store unit hands over whole warp memory instructions, as the functional engine
+// executed them (func::ExecRecord: space, per-lane addresses, bytes per lane, execution mask,
+// load/store/atomic). Everything below that point belongs to timing/mem: coalescing into
+// 32-byte sectors of 128-byte lines, shared-memory bank conflicts, the L1 data cache, the
+// constant cache, the local-memory path beside L1, the interconnect, L2 slices and DRAM.
+//
+// Time: each SmMemory works in core cycles (the SM's clock); the MemorySystem runs the
+// interconnect, L2 and DRAM clock domains and is advanced by the GPU in picoseconds.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "config/config.h"
+#include "func/exec_record.h"
+
+namespace warpsim::func {
+class DeviceMemory;
+}
+
+namespace warpsim::timing {
+
+class PluginRegistry;
+using Cycle = uint64_t;
+inline constexpr Cycle kNever = UINT64_MAX;
+
+// One SM's memory pipeline. Called from the SM's cycle, in core cycles.
+class SmMemory {
+ public:
+  virtual ~SmMemory() = default;
+  // Whether the warp memory instruction `record` (a load, store, atomic, reduction, prefetch
+  // or fence: record.instr->cls == ir::OpClass::Memory or an atomic) can enter this cycle.
+  virtual bool canAccept(const func::ExecRecord& record) const = 0;
+  // Takes it. The record is only valid during the call: copy what is needed. `token` is
+  // returned by popCompleted when the instruction is done from the warp's point of view:
+  // loads and atomics when the data of every lane is back (ready for write-back), stores
+  // when every request has left the SM's queues. Instructions with an empty execution mask
+  // complete after the pipeline latency.
+  virtual void accept(const func::ExecRecord& record, uint32_t token, Cycle now) = 0;
+  // Advances the SM-side memory pipeline by one core cycle (`now`).
+  virtual void cycle(Cycle now) = 0;
+  // Pops one completed token; false when none.
+  virtual bool popCompleted(uint32_t& token) = 0;
+  // Nothing accepted and not yet completed, and no reply on its way to this SM (stores complete
+  // before their acknowledgements are back; replies no instruction waits for are taken by the
+  // memory system even when the SM no longer calls cycle()).
+  virtual bool idle() const = 0;
+  // The earliest core cycle >= now at which cycle() may change something (kNever when idle);
+  // lets the GPU skip idle cycles. Conservative answers (now) are always correct.
+  virtual Cycle nextEvent(Cycle now) const = 0;
+};
+
+// The memory hierarchy of the whole GPU: one SmMemory per SM plus the shared levels below.
+class MemorySystem {
+ public:
+  virtual ~MemorySystem() = default;
+  virtual SmMemory& sm(uint32_t index) = 0;
+  // Advances the interconnect, L2 and DRAM clock domains up to (and including) time `ps`.
+  virtual void advanceTo(uint64_t ps) = 0;
+  virtual bool idle() const = 0;
+  // The earliest time (ps) > now at which something below the SMs happens; kNever when idle.
+  virtual uint64_t nextEventPs(uint64_t nowPs) const = 0;
+  // A count that grows whenever a request moves somewhere in the hierarchy (the GPU's deadlock
+  // detector watches it besides instructions issued). Implementations that do not count return
+  // 0: then only issued instructions and retired CTAs count as progress.
+  virtual uint64_t progress() const { return 0; }
+  // Kernel boundary: caches keep their contents across kernels (L1s are invalidated as CUDA's
+  // coherence requires); counters restart.
+  virtual void beginKernel() = 0;
+  // Counters of every level since beginKernel (see docs/stats.md "memory").
+  virtual void reportStats(nlohmann::json& out) const = 0;
+};
+
+struct MemorySystemContext {
+  config::Tree* tree = nullptr;          // reads its keys under "l1", "shared", "const", "icnt",
+                                         // "l2", "dram", "clocks" and the plug-in sections
+  const PluginRegistry* registry = nullptr;
+  const func::DeviceMemory* memory = nullptr;  // real data, for mechanisms that need values
+  uint32_t numSms = 0;
+  double coreClockMhz = 0;               // SmMemory cycles are core cycles
+};
+
+// Builds the configured memory hierarchy (timing/mem/memory_system.cpp).
+std::unique_ptr<MemorySystem> makeMemorySystem(const MemorySystemContext& context);
+
+}  // namespace warpsim::timing

@@ -1,0 +1,118 @@
+// Baseline resource manager "static": CUDA's occupancy calculation (see i_resource_manager.h).
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "timing/baselines_internal.h"
+#include "timing/i_resource_manager.h"
+#include "timing/plugin_registry.h"
+
+namespace warpsim::timing {
+
+namespace {
+
+uint64_t roundUp(uint64_t v, uint64_t unit) { return unit == 0 ? v : (v + unit - 1) / unit * unit; }
+
+class StaticResourceManager final : public IResourceManager {
+ public:
+  explicit StaticResourceManager(const Context& context) {
+    config::Section sm = context.tree->section("sm");
+    maxWarps_ = sm.u32("max_warps", 48, "warp slots per SM", 1, 64);
+    maxCtas_ = sm.u32("max_ctas", 8, "CTA slots per SM", 1, 1024);
+    maxThreads_ = sm.u32("max_threads", 1536, "resident threads per SM", 32, 1 << 16);
+    registers_ = sm.u32("registers", 32768, "32-bit registers per SM", 1, 1 << 24);
+    sharedBytes_ = sm.u32("shared_bytes", 48 * 1024, "shared memory bytes per SM", 0, 1 << 30);
+    config::Section r = context.tree->section("resources");
+    registerUnit_ = r.u32("register_allocation_unit", 64,
+                          "registers are allocated per warp in multiples of this many", 1, 1 << 16);
+    warpGranularity_ = r.u32("warp_allocation_granularity", 2,
+                             "a CTA's warps are rounded up to a multiple of this for registers",
+                             1, 64);
+    sharedUnit_ = r.u32("shared_allocation_unit", 128,
+                        "shared memory is allocated per CTA in multiples of this many bytes", 1,
+                        1 << 20);
+    maxRegsPerThread_ = r.u32("max_registers_per_thread", 63,
+                              "the most registers one thread may use", 1, 1024);
+  }
+
+  std::string beginKernel(const KernelResources& k) override {
+    resident_ = 0;
+    admitted_ = 0;
+    occupancy_ = Occupancy{};
+    occupancy_.maxWarpsPerSm = maxWarps_;
+    const uint32_t warps = k.warpsPerCta();
+    const uint64_t regsPerCta =
+        roundUp(uint64_t{k.registersPerThread} * 32, registerUnit_) * roundUp(warps, warpGranularity_);
+    const uint64_t sharedPerCta = roundUp(k.sharedBytesPerCta, sharedUnit_);
+    regsPerCta_ = regsPerCta;
+    sharedPerCta_ = sharedPerCta;
+    if (k.registersPerThread > maxRegsPerThread_) {
+      return fmt::format("{} registers per thread exceed the SM's limit of {}", k.registersPerThread,
+                         maxRegsPerThread_);
+    }
+    if (k.threadsPerCta > maxThreads_) {
+      return fmt::format("a CTA of {} threads exceeds the SM's {} threads", k.threadsPerCta, maxThreads_);
+    }
+    if (warps > maxWarps_) {
+      return fmt::format("a CTA of {} warps exceeds the SM's {} warp slots", warps, maxWarps_);
+    }
+    if (regsPerCta > registers_) {
+      return fmt::format("a CTA needs {} registers ({} per thread, {} threads), the SM has {}",
+                         regsPerCta, k.registersPerThread, k.threadsPerCta, registers_);
+    }
+    if (sharedPerCta > sharedBytes_) {
+      return fmt::format("a CTA needs {} bytes of shared memory, the SM has {}", sharedPerCta,
+                         sharedBytes_);
+    }
+    // Each limit alone; the smallest wins (ties name the first in this order).
+    struct Limit {
+      uint64_t ctas;
+      const char* what;
+    } limits[] = {
+        {maxCtas_, "ctas"},
+        {maxWarps_ / std::max(warps, 1u), "warps"},
+        {maxThreads_ / std::max(k.threadsPerCta, 1u), "threads"},
+        {regsPerCta == 0 ? UINT64_MAX : registers_ / regsPerCta, "registers"},
+        {sharedPerCta == 0 ? UINT64_MAX : sharedBytes_ / sharedPerCta, "shared"},
+    };
+    const Limit* best = &limits[0];
+    for (const Limit& l : limits) {
+      if (l.ctas < best->ctas) best = &l;
+    }
+    occupancy_.ctasPerSm = static_cast<uint32_t>(best->ctas);
+    occupancy_.warpsPerSm = occupancy_.ctasPerSm * warps;
+    occupancy_.limitedBy = best->what;
+    return {};
+  }
+
+  bool canAdmit() const override { return resident_ < occupancy_.ctasPerSm; }
+  void admit(uint32_t) override {
+    ++resident_;
+    ++admitted_;
+  }
+  void release(uint32_t) override { --resident_; }
+  Occupancy occupancy() const override { return occupancy_; }
+
+  void reportStats(nlohmann::json& out) const override {
+    out["ctas_admitted"] = admitted_;
+  }
+
+ private:
+  uint32_t maxWarps_, maxCtas_, maxThreads_, registers_, sharedBytes_;
+  uint32_t registerUnit_, warpGranularity_, sharedUnit_, maxRegsPerThread_;
+  Occupancy occupancy_;
+  uint64_t regsPerCta_ = 0, sharedPerCta_ = 0;
+  uint32_t resident_ = 0;
+  uint64_t admitted_ = 0;
+};
+
+}  // namespace
+
+void registerStaticResourceManager(PluginRegistry& registry) {
+  registry.add<IResourceManager>(
+      "static", "fixed registers, shared memory, warp and CTA slots per CTA (CUDA occupancy)",
+      [](const IResourceManager::Context& c) { return std::make_unique<StaticResourceManager>(c); });
+}
+
+}  // namespace warpsim::timing

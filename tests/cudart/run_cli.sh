@@ -1,0 +1,85 @@
+#!/bin/sh
+# `warpsim run [options] -- PROGRAM [ARGS]`: runs tests/cudart/cli_app.cu (compiled here) and
+# print_env.sh through the command line and checks exit statuses, output, the options passed in
+# the environment and the statistics file; the "errors" case checks the one-line errors.
+#   run_cli.sh WARPSIM NVCC LIBDIR SRCDIR WORKDIR run|errors
+# The run case exits 77 (skipped) when nvcc is missing.
+set -u
+warpsim=$1 nvcc=$2 libdir=$3 src=$4 work=$5 case=$6
+mkdir -p "$work" || exit 1
+unset WARPSIM_STATS
+# warpsim with the sanitizer runtime preloaded in a sanitized build, for the programs it starts
+# (they load the sanitized library); nvcc runs without it.
+ws() { env ${WARPSIM_CUDART_PRELOAD:+LD_PRELOAD=$WARPSIM_CUDART_PRELOAD} "$warpsim" "$@"; }
+out=$work/cli-$case.out err=$work/cli-$case.err
+fail() { echo "FAIL [cli-$case]: $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
+# expect STATUS STDERR-PATTERN CMD...: runs CMD and checks its status and that stderr is that one
+# line ("" = no stderr).
+expect() {
+  want=$1 pattern=$2; shift 2
+  "$@" > "$out" 2> "$err"
+  rc=$?
+  [ "$rc" = "$want" ] || fail "$*: exit status $rc, expected $want"
+  if [ -n "$pattern" ]; then
+    grep -q -- "$pattern" "$err" || fail "$*: stderr does not match: $pattern"
+    [ "$(wc -l < "$err")" -le 1 ] || fail "$*: more than one line on stderr"
+  else
+    [ ! -s "$err" ] || fail "$*: unexpected stderr"
+  fi
+}
+
+if [ "$case" = errors ]; then
+  expect 1 "^warpsim: error: run: program '$work/missing' not found$" \
+    ws run -- "$work/missing"
+  expect 1 "^warpsim: error: run: program 'warpsim-no-such-program' not found (not a path, and not on PATH)$" \
+    ws run -- warpsim-no-such-program
+  expect 1 "^warpsim: error: run: '$src/check.h' is not an executable file$" \
+    ws run -- "$src/check.h"
+  # A dynamically linked program that does not load libcudart.so.13 (warpsim itself).
+  expect 1 "^warpsim: error: run: $warpsim does not load libcudart.so.13,.*rebuild it with \`nvcc -cudart shared\`$" \
+    ws run -- "$warpsim" --version
+  expect 2 "^warpsim: error: run: no program after --$" ws run --
+  expect 1 "^warpsim: error: run: give either a workload ('sgemm-tiled') or a program after --, not both$" \
+    ws run sgemm-tiled -- "$src/print_env.sh"
+  # --set and --overlay take one value each: the workload name after them stays the workload.
+  expect 1 "^warpsim: error: run: give either a workload ('sgemm-tiled') or a program after --, not both$" \
+    ws run --set x=1 --overlay a sgemm-tiled -- "$src/print_env.sh"
+  expect 1 "^warpsim: error: run: --mode 'cycle' is unknown (modes: functional, timing)$" \
+    ws run --mode cycle -- "$src/print_env.sh"
+  # Options reach the program as WARPSIM_* variables; the library directory comes first.
+  expect 0 "" ws run --mode timing --config my.toml --overlay a \
+    --overlay b --set x=1 --set "y=2" --sms 3 -q --stats s.json --estimate-resources -- \
+    "$src/print_env.sh" one "two words"
+  printf '%s\n' "args: one two words" "WARPSIM_CONFIG=my.toml" "WARPSIM_MODE=timing" \
+    "WARPSIM_OVERLAYS=a;b" "WARPSIM_QUIET=1" "WARPSIM_SET=x=1;y=2" "WARPSIM_SMS=3" \
+    "WARPSIM_STATS=s.json" "library dir: $(cd "$libdir" && pwd -P)" > "$work/cli-env.expected"
+  diff -u "$work/cli-env.expected" "$out" || fail "the program saw other variables"
+  echo "ok [cli-errors]"
+  exit 0
+fi
+
+if [ ! -x "$nvcc" ]; then
+  echo "skipped: nvcc not found (set WARPSIM_NVCC or install the CUDA toolkit)"
+  exit 77
+fi
+app=$work/cli_app
+"$nvcc" -cudart shared -o "$app" "$src/cli_app.cu" > "$work/cli-build.log" 2>&1 &&
+  "$nvcc" -o "$app-static" "$src/cli_app.cu" >> "$work/cli-build.log" 2>&1 ||
+  { cat "$work/cli-build.log"; echo "FAIL [cli-run]: nvcc failed"; exit 1; }
+
+stats=$work/cli-stats.json
+rm -f "$stats"
+expect 3 "" ws run --stats "$stats" --sms 4 -- "$app" 100 3
+[ "$(cat "$out")" = "sum of squares below 100: 328350" ] || fail "wrong output"
+[ "$(grep -c '"name": "_Z7squaresPxi"' "$stats")" = 1 ] || fail "stats: not one squares launch"
+grep -q '"sms": 4' "$stats" || fail "stats: not 4 SMs"
+grep -q '"resources": "ptxas"' "$stats" || fail "stats: resources not from ptxas by default"
+grep -q '"thread_instructions": [1-9]' "$stats" || fail "stats: no thread instructions"
+# Found on PATH; the program's own errors and status pass through.
+PATH="$work:$PATH" expect 64 "^usage: cli_app N STATUS$" ws run -- cli_app
+expect 134 "^warpsim: error: run: $app was ended by signal 6 (Aborted)$" ws run -- "$app" abort
+# The configuration reaches the library: an unknown one ends the program with one line.
+expect 1 "^warpsim: .*no-such-gpu" ws run --config no-such-gpu -- "$app" 10 0
+expect 1 "^warpsim: error: run: $app-static does not load libcudart.so.13,.*rebuild it with \`nvcc -cudart shared\`$" \
+  ws run -- "$app-static" 10 0
+echo "ok [cli-run]"
