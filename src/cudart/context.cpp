@@ -32,9 +32,7 @@ Context& Context::get() {
 Context::Context() : options_(Options::fromEnvironment()) {
   runtime::DeviceOptions d;  // memory capacity: the configuration's
   d.numSms = options_.numSms;
-  // Launches run on the functional engine; WARPSIM_MODE=timing is read (options_.mode) and
-  // takes effect once the drop-in runtime drives the timing model.
-  d.mode = "functional";
+  d.mode = options_.mode;  // WARPSIM_MODE: functional (default here) or timing
   d.config = options_.config;
   d.overlays = options_.overlays;
   d.sets = options_.sets;

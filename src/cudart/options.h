@@ -2,8 +2,8 @@
 // from its command line):
 //   WARPSIM_STATS=FILE      write per-launch statistics (docs/stats.md "kernels") as JSON at exit
 //   WARPSIM_QUIET=1         no diagnostic lines for failing calls or unsupported API calls
-//   WARPSIM_MODE=M          functional (default) or timing (accepted; launches run on the
-//                           functional engine until the drop-in runtime drives the timing model)
+//   WARPSIM_MODE=M          functional (default) or timing (the cycle-level model; event times
+//                           and the statistics then carry simulated cycles)
 //   WARPSIM_CONFIG=C        the GPU configuration: a bundled name or a TOML file
 //   WARPSIM_OVERLAYS=A;B    configuration overlays, applied in order (';' or ',' between names)
 //   WARPSIM_SET=k=v;k2=v2   configuration overrides, applied last (';' between entries)

@@ -32,6 +32,7 @@ struct Gpu::Impl {
   Cycle sampleInterval = 0;
   bool skipIdleCycles = true;
   ClockDomain core;
+  std::string resourcePolicy;  // [resources].impl
   std::vector<std::string> passNames;
 
   std::unique_ptr<MemorySystem> memorySystem;
@@ -47,8 +48,6 @@ struct Gpu::Impl {
   // absorbs replies (store acknowledgements) after its last CTA retired.
   bool needsCycle(uint32_t s) const { return !sms[s]->idle() || !memorySystem->sm(s).idle(); }
 
-  std::string resourcePolicy;  // [resources].impl
-
   Impl(config::Tree& tree, const PluginRegistry& registry, func::DeviceMemory& memory,
        GpuOptions options);
   // (Re)builds the memory system, the SMs and their resource managers: at construction, and
@@ -61,7 +60,7 @@ struct Gpu::Impl {
                              const Occupancy& occupancy) const;
 };
 
-// The statistics JSON of a launch from its parts (gpu_stats.cpp); exposed for tests.
+// The statistics JSON of a launch from its parts (gpu_stats.cpp).
 nlohmann::json assembleLaunchStats(Cycle cycles, uint64_t warpInstructions,
                                    uint64_t threadInstructions, const nlohmann::json& smTotals,
                                    const nlohmann::json& memory, const Occupancy& occupancy);

@@ -44,9 +44,11 @@ nlohmann::json assembleLaunchStats(Cycle cycles, uint64_t warpInstructions,
 nlohmann::json Gpu::Impl::launchStats(Cycle cycles, const func::GridContext& grid,
                                       const Occupancy& occupancy) const {
   nlohmann::json smTotals = nlohmann::json::object();
+  nlohmann::json issuePerSm = nlohmann::json::array();
   for (const auto& sm : sms) {
     nlohmann::json one = nlohmann::json::object();
     sm->reportStats(one);
+    if (one.contains("issue")) issuePerSm.push_back(one["issue"]);
     addInto(smTotals, one);
   }
   nlohmann::json memoryStats = nlohmann::json::object();
@@ -54,6 +56,7 @@ nlohmann::json Gpu::Impl::launchStats(Cycle cycles, const func::GridContext& gri
   nlohmann::json stats = assembleLaunchStats(cycles, grid.warpInstructions,
                                              grid.threadInstructions, smTotals, memoryStats,
                                              occupancy);
+  if (!issuePerSm.empty()) stats["issue_per_sm"] = std::move(issuePerSm);
   nlohmann::json resources = nlohmann::json::object();
   for (const auto& rm : resourceManagers) {
     nlohmann::json one = nlohmann::json::object();

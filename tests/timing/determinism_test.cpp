@@ -70,6 +70,10 @@ TEST(TimingStatistics, CountersAddUp) {
   for (const auto& [name, count] : t["issue"].items()) slots += count.get<uint64_t>();
   EXPECT_EQ(slots, uint64_t{15} * 2 * r.cycles);
   EXPECT_EQ(t["issue"]["issued"].get<uint64_t>(), r.result.warpInstructions);
+  ASSERT_EQ(t["issue_per_sm"].size(), 15u);
+  uint64_t issuedPerSm = 0;
+  for (const nlohmann::json& sm : t["issue_per_sm"]) issuedPerSm += sm["issued"].get<uint64_t>();
+  EXPECT_EQ(issuedPerSm, r.result.warpInstructions);
   // 157 CTAs of 8 warps: the 48 warp slots hold 6 of them; registers (16 per thread, 4096 per
   // CTA) would allow 8, and so would the CTA slots.
   EXPECT_EQ(t["occupancy"]["ctas_per_sm"].get<uint32_t>(), 6u);
@@ -88,6 +92,40 @@ TEST(TimingStatistics, CountersAddUp) {
   }
   EXPECT_LE(s["warp_instructions"].back().get<uint64_t>(), r.result.warpInstructions);
   EXPECT_EQ(gpu.download<float>(dc, n), std::vector<float>(n, 3.5f));
+}
+
+}  // namespace
+}  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// Round-robin CTA placement seen from the per-SM issue counts: with 2 SMs, CTAs 0 and 2 run on
+// SM 0 and CTA 1 on SM 1; every CTA of this launch issues the same instructions.
+TEST(TimingCtaPlacement, RoundRobinOverSms) {
+  runtime::Device gpu(timingOptions("gtx480", {"gpu.num_sms=2"}));
+  runtime::Module m = gpu.loadModule(kVectorAdd, "vadd.ptx");
+  const uint32_t n = 3 * 64;
+  std::vector<float> a(n, 1.0f);
+  uint64_t da = gpu.upload(a), dc = gpu.malloc(n * 4);
+  runtime::LaunchReport r = gpu.launch(m.kernel("vadd"), {3}, {64}, 0, da, da, dc, n);
+  const nlohmann::json& perSm = (*r.timing)["issue_per_sm"];
+  ASSERT_EQ(perSm.size(), 2u);
+  const uint64_t sm0 = perSm[0]["issued"].get<uint64_t>(), sm1 = perSm[1]["issued"].get<uint64_t>();
+  EXPECT_EQ(sm0 + sm1, r.result.warpInstructions);
+  EXPECT_EQ(sm0, 2 * sm1);
+  EXPECT_EQ((*r.timing)["resources"]["ctas_admitted"].get<uint64_t>(), 3u);
+
+  // One CTA slot per SM: the third CTA waits for a slot, so the launch takes longer.
+  runtime::Device oneSlot(timingOptions("gtx480", {"gpu.num_sms=2", "sm.max_ctas=1"}));
+  runtime::Module m1 = oneSlot.loadModule(kVectorAdd, "vadd.ptx");
+  da = oneSlot.upload(a);
+  dc = oneSlot.malloc(n * 4);
+  runtime::LaunchReport w = oneSlot.launch(m1.kernel("vadd"), {3}, {64}, 0, da, da, dc, n);
+  EXPECT_EQ((*w.timing)["occupancy"]["ctas_per_sm"].get<uint32_t>(), 1u);
+  EXPECT_EQ((*w.timing)["occupancy"]["limited_by"].get<std::string>(), "ctas");
+  EXPECT_GT(w.cycles, r.cycles);
+  EXPECT_EQ(oneSlot.download<float>(dc, n), std::vector<float>(n, 2.0f));
 }
 
 }  // namespace

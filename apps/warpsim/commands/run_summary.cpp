@@ -119,17 +119,20 @@ std::string formatSummary(const RunSummary& s, bool detail) {
   out += fmt::format("workload {} [{}], size {} = {} {}, seed {}, {} mode, {}{} SMs\n\n",
                      s.workload, s.category, s.sizeName, s.size, s.sizeMeaning, s.seed, s.mode,
                      s.config.empty() ? "" : s.config + ", ", s.sms);
-  out += fmt::format("{:<18} {:>12} {:>10} {:>5} {:>9} {:>9} {:<9} {:>14} {:>15} {:>6} {:>9}\n",
+  const bool timing = s.cycles() != 0;  // a cycles column in timing mode
+  out += fmt::format("{:<18} {:>12} {:>10} {:>5} {:>9} {:>9} {:<9} {:>14} {:>15} {:>6} {:>9}{}\n",
                      "kernel", "grid", "block", "regs", "shared", "local", "(source)",
-                     "warp inst", "thread inst", "SIMD", "time");
+                     "warp inst", "thread inst", "SIMD", "time",
+                     timing ? fmt::format(" {:>12}", "cycles") : "");
   for (const runtime::LaunchReport& r : s.launches) {
     const runtime::ResourceUsage& u = r.resources;
     out += fmt::format(
-        "{:<18} {:>12} {:>10} {:>5} {:>9} {:>9} {:<9} {:>14} {:>15} {:>5.1f}% {:>7.3f} s\n",
+        "{:<18} {:>12} {:>10} {:>5} {:>9} {:>9} {:<9} {:>14} {:>15} {:>5.1f}% {:>7.3f} s{}\n",
         r.kernel, dims(r.grid), dims(r.block), u.registers,
         bytes(u.sharedBytes + r.dynamicSharedBytes), bytes(u.localBytes),
         runtime::sourceName(u.source), r.warpInstructions(), r.threadInstructions(),
-        100.0 * r.stats.simdEfficiency(), r.wallSeconds);
+        100.0 * r.stats.simdEfficiency(), r.wallSeconds,
+        timing ? fmt::format(" {:>12}", r.cycles) : "");
   }
   if (detail) {
     out += "\n";
