@@ -1,8 +1,6 @@
 // Greedy then oldest (see warp_schedulers.h).
-#include <algorithm>
-#include <vector>
-
 #include "timing/sm/warp_schedulers.h"
+#include "timing/sm/warps_by_age.h"
 
 namespace warpsim::timing {
 
@@ -12,20 +10,14 @@ class GtoScheduler final : public IWarpScheduler {
  public:
   explicit GtoScheduler(const Context& context) { byAge_.reserve(context.warpSlots); }
 
-  void addWarp(uint32_t slot, uint64_t age) override {
-    const Entry e{age, slot};
-    byAge_.insert(std::upper_bound(byAge_.begin(), byAge_.end(), e,
-                                   [](const Entry& a, const Entry& b) { return a.age < b.age; }),
-                  e);
-  }
+  void addWarp(uint32_t slot, uint64_t age) override { byAge_.add(slot, age); }
   void removeWarp(uint32_t slot) override {
-    byAge_.erase(std::remove_if(byAge_.begin(), byAge_.end(), [&](const Entry& e) { return e.slot == slot; }),
-                 byAge_.end());
+    byAge_.remove(slot);
     if (last_ == slot) last_ = kNoWarp;
   }
   uint32_t pick(WarpProbe& probe) override {
     if (last_ != kNoWarp && probe.check(last_) == Stall::Issued) return last_;
-    for (const Entry& e : byAge_) {
+    for (const WarpsByAge::Entry& e : byAge_) {
       if (e.slot == last_) continue;
       if (probe.check(e.slot) == Stall::Issued) {
         last_ = e.slot;
@@ -36,11 +28,7 @@ class GtoScheduler final : public IWarpScheduler {
   }
 
  private:
-  struct Entry {
-    uint64_t age;
-    uint32_t slot;
-  };
-  std::vector<Entry> byAge_;  // oldest first
+  WarpsByAge byAge_;
   uint32_t last_ = kNoWarp;
 };
 
