@@ -74,7 +74,7 @@ TEST(Bundled, EveryGpuSetsTheKeysOfGtx480) {
 }
 
 TEST(Bundled, EveryGpuDescribesItselfAndItsEnergy) {
-  const char* kEnergy[] = {"rf_bank_read", "rf_bank_write", "operand_collector", "alu_lane_op",
+  const char* kEnergy[] = {"rf_array_read", "rf_array_write", "rf_crossbar_byte", "operand_collector", "alu_lane_op",
                            "sfu_lane_op", "fp64_lane_op", "lsu_lane_op", "icache_access",
                            "l1d_access", "shared_access", "const_access", "l2_access",
                            "icnt_flit", "dram_activate", "dram_read_burst", "dram_write_burst",

@@ -6,10 +6,12 @@ namespace warpsim::energy {
 // under "memory"; "a+b" sums two counters.
 const std::vector<BaselineEvent>& baselineEvents() {
   static const std::vector<BaselineEvent> kEvents = {
-      {"rf_bank_read", "sm.register_file.bank_reads", "register_file",
-       "pJ per warp-register read from a register-file bank (32 lanes x 32 bits)"},
-      {"rf_bank_write", "sm.register_file.bank_writes", "register_file",
-       "pJ per warp-register write to a register-file bank (32 lanes x 32 bits)"},
+      {"rf_array_read", "sm.register_file.array_reads", "register_file",
+       "pJ per 128-bit SRAM array activated by a register read (a 32-lane register is 8 arrays)"},
+      {"rf_array_write", "sm.register_file.array_writes", "register_file",
+       "pJ per 128-bit SRAM array activated by a register write"},
+      {"rf_crossbar_byte", "sm.register_file.crossbar_bytes", "rf_crossbar",
+       "pJ per byte moved between the register banks and the operand collectors or write-back"},
       {"operand_collector", "sm.register_file.collector_allocations", "register_file",
        "pJ per operand-collector allocation (crossbar and collector latches)"},
       {"alu_lane_op", "sm.units.alu_lane_ops", "alu", "pJ per integer/fp32 operation of one lane"},

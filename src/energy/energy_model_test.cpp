@@ -12,7 +12,7 @@ std::string table(const std::string& extra = "") {
   std::string t = "[energy]\nstatic_watts = 2.0\n";
   for (const BaselineEvent& e : baselineEvents()) {
     std::string key = e.key;
-    t += key + (key == "rf_bank_read" ? " = 10.0\n" : key == "dram_read_burst" ? " = 100.0\n" : " = 1.0\n");
+    t += key + (key == "rf_array_read" ? " = 10.0\n" : key == "dram_read_burst" ? " = 100.0\n" : " = 1.0\n");
   }
   return t + extra;
 }
@@ -20,7 +20,7 @@ std::string table(const std::string& extra = "") {
 TEST(EnergyModel, CountsTimesEnergyPlusStatic) {
   config::Tree tree = config::Tree::fromString(table());
   EnergyModel model(tree.section("energy"));
-  nlohmann::json stats = {{"sm", {{"register_file", {{"bank_reads", 1000}, {"bank_writes", 500}}}}},
+  nlohmann::json stats = {{"sm", {{"register_file", {{"array_reads", 1000}, {"array_writes", 500}}}}},
                           {"memory", {{"dram", {{"read_bursts", 20}}}}}};
   model.annotate(stats, 1e-6);  // 1 microsecond
   const nlohmann::json& e = stats["energy"];
@@ -54,7 +54,7 @@ TEST(EnergyModel, MissingKeyIsAnError) {
     EnergyModel model(tree.section("energy"));
     FAIL() << "expected an error";
   } catch (const config::Error& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("config: error: [energy] lacks 'rf_bank_read'", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("config: error: [energy] lacks 'rf_array_read'", 0), 0u) << e.what();
   }
 }
 

@@ -9,12 +9,15 @@
 #include <nlohmann/json.hpp>
 
 #include "func/device_memory.h"
+#include "func/testing/compare_memory.h"
 #include "runtime/device.h"
 #include "runtime/error.h"
 #include "workloads/workload.h"
 
 namespace warpsim {
 namespace {
+
+using func::testing::compareMemory;
 
 struct WorkloadRun {
   workloads::Outcome outcome;
@@ -33,26 +36,6 @@ WorkloadRun runWorkload(runtime::Device& device, const workloads::Workload& w) {
     run.error = e.what();
   }
   return run;
-}
-
-// Index of the first differing byte of two devices' live allocations, or "" when equal.
-std::string compareMemory(const func::DeviceMemory& a, const func::DeviceMemory& b) {
-  if (a.allocations().size() != b.allocations().size()) return "different allocation lists";
-  for (size_t i = 0; i < a.allocations().size(); ++i) {
-    const auto& x = a.allocations()[i];
-    const auto& y = b.allocations()[i];
-    if (x.base != y.base || x.size != y.size) return "allocation " + std::to_string(i) + " differs";
-    std::vector<uint8_t> bx(x.size), by(y.size);
-    a.read(x.base, bx.data(), x.size);
-    b.read(y.base, by.data(), y.size);
-    for (size_t k = 0; k < bx.size(); ++k) {
-      if (bx[k] != by[k]) {
-        return "allocation " + std::to_string(i) + " byte " + std::to_string(k) + ": " +
-               std::to_string(bx[k]) + " vs " + std::to_string(by[k]);
-      }
-    }
-  }
-  return "";
 }
 
 // Workloads whose results depend on the order in which atomics from different CTAs complete:

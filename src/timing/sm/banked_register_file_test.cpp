@@ -105,6 +105,31 @@ TEST(BankedRegisterFile, WritesShareBankPortsInSubmissionOrder) {
   EXPECT_EQ(r.stat("write_conflicts"), 1u);
 }
 
+// Energy events: a read activates all 8 arrays and moves 128 bytes per 32-bit register; a write
+// activates the arrays holding a written lane (array k: lanes 4k..4k+3) and moves 4 bytes per
+// lane; a 64-bit register counts twice.
+TEST(BankedRegisterFile, ArraysAndCrossbarBytesFollowMasksAndWidths) {
+  Rf r("[sm.register_file]\nbanks = 16\n");
+  RegisterRead rd = read(0, {1, 2});
+  rd.wideMask = 0b10;                 // %2 is 64-bit
+  r.rf.allocate(rd, 0);
+  EXPECT_EQ(r.stat("array_reads"), 24u);
+  EXPECT_EQ(r.stat("crossbar_bytes"), 384u);
+  RegisterWrite w;
+  w.numDst = 1;
+  w.dstRegs[0] = 3;
+  w.activeMask = 0x000000F1u;         // lanes 0, 4-7: arrays 0 and 1
+  r.rf.write(w, 1);
+  EXPECT_EQ(r.stat("array_writes"), 2u);
+  EXPECT_EQ(r.stat("crossbar_bytes"), 384u + 20u);
+  w.activeMask = 0xFFFFFFFFu;
+  w.wideMask = 1;
+  r.rf.write(w, 1);
+  EXPECT_EQ(r.stat("array_writes"), 2u + 16u);
+  EXPECT_EQ(r.stat("crossbar_bytes"), 404u + 256u);
+  EXPECT_EQ(laneSlicedArrays(0x80000001u), 2u);
+}
+
 TEST(BankedRegisterFile, BadSplitIsAConfigurationError) {
   try {
     Rf r("[sm.register_file]\nbanks = 6\n", 4);

@@ -62,7 +62,14 @@ void DecodedProgram::build(const func::Program& program, uint32_t instructionByt
     base_[f] = next;
     next += (uint64_t{lf.code.size()} * instructionBytes + lineBytes - 1) / lineBytes * lineBytes;
     code_[f].reserve(lf.code.size());
-    for (const func::LinkedInstr& li : lf.code) code_[f].push_back(decodeInstr(li));
+    const std::vector<ir::RegInfo>& regs = program.module().functions[f].regs;
+    auto wide = [&](uint32_t r) { return r < regs.size() && regs[r].bits > 32; };
+    for (const func::LinkedInstr& li : lf.code) {
+      DecodedInstr d = decodeInstr(li);
+      for (unsigned i = 0; i < d.numSrc; ++i) d.srcWide |= static_cast<uint8_t>(wide(d.src[i]) << i);
+      for (unsigned i = 0; i < d.numDst; ++i) d.dstWide |= static_cast<uint8_t>(wide(d.dst[i]) << i);
+      code_[f].push_back(d);
+    }
     maxRegs_ = std::max(maxRegs_, lf.numRegs);
     maxPreds_ = std::max(maxPreds_, lf.numPreds);
   }

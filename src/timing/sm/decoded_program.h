@@ -29,6 +29,7 @@ struct DecodedInstr {
   uint32_t dst[4] = {};
   uint32_t predSrc[4] = {};             // guard included
   uint32_t predDst[2] = {};
+  uint8_t srcWide = 0, dstWide = 0;     // bit i: src[i] / dst[i] is a 64-bit register
 
   bool has(Flags f) const { return (flags & f) != 0; }
 };

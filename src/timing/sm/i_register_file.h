@@ -24,6 +24,12 @@
 // leaving the two-level scheduler's active set are announced; latency may be added by holding
 // collectors or writes longer. Models count their own events for the energy model.
 //
+// Execution width: a model that knows, from its operands, that fewer lanes need to execute
+// (scalar execution of an instruction whose sources are equal in every lane) says so through
+// executionWidth(collector), asked once when the collector dispatches: the SM then counts that
+// many lane operations for the unit (the others are clock-gated) and, if the model asks, keeps
+// the unit busy for fewer cycles. The baseline executes every active lane.
+//
 // Configuration: [sm.register_file] impl = "<name>" plus the model's keys.
 #pragma once
 #include <cstdint>
@@ -43,6 +49,7 @@ struct RegisterRead {
   uint32_t partition = 0;
   uint8_t numSrc = 0;
   uint32_t srcRegs[6] = {};           // distinct value registers of the warp's current frame
+  uint8_t wideMask = 0;               // bit i: srcRegs[i] holds 64 bits (a register pair)
   uint32_t activeMask = 0;            // lanes that execute (issue mask & guard)
   UnitClass unit = UnitClass::Alu;
   // The executed instruction (nullptr for assist-warp instructions); valid during the call.
@@ -59,10 +66,20 @@ struct RegisterWrite {
   // values[i][lane]: lane values of dstRegs[i] as written (valid until popWritten returns the
   // tag; nullptr for assist-warp writes).
   const uint64_t* values[4] = {};
+  uint8_t wideMask = 0;               // bit i: dstRegs[i] holds 64 bits (a register pair)
   uint32_t activeMask = 0;            // lanes written
   bool longLatency = false;           // result of a cache-accessing memory instruction
   UnitClass unit = UnitClass::Alu;
   const ir::Instr* instr = nullptr;   // nullptr for assist-warp writes
+};
+
+// How an instruction executes (executionWidth): `lanes` lanes of its unit do the work (at most
+// the active lanes; kAllActive: every active lane); `interval` > 0 replaces the unit's
+// initiation interval for this instruction (0: the unit's own).
+struct ExecutionWidth {
+  static constexpr uint32_t kAllActive = UINT32_MAX;
+  uint32_t lanes = kAllActive;
+  uint32_t interval = 0;
 };
 
 class IRegisterFile {
@@ -76,7 +93,9 @@ class IRegisterFile {
   };
   virtual ~IRegisterFile() = default;
 
-  virtual void beginKernel() {}
+  // A kernel starts; its largest register frame has `valueRegisters` value registers per thread
+  // (register ids of reads and writes are below it).
+  virtual void beginKernel(uint32_t valueRegisters) {}
   // Collectors per partition (at most 64).
   virtual uint32_t collectorsPerPartition() const = 0;
   virtual bool canAllocate(uint32_t partition) const = 0;
@@ -84,6 +103,8 @@ class IRegisterFile {
   // Collectors of `partition` ready to dispatch at `now` (bit i: see above).
   virtual uint64_t ready(uint32_t partition, Cycle now) const = 0;
   virtual void release(uint32_t collector) = 0;
+  // Asked once per dispatched collector, before release().
+  virtual ExecutionWidth executionWidth(uint32_t collector) const { return {}; }
   virtual void write(const RegisterWrite& write, Cycle now) = 0;
   virtual bool popWritten(uint32_t& tag) = 0;
   // Read and write port arbitration of cycle `now`.

@@ -98,7 +98,7 @@ void Sm::beginKernel(func::GridContext& grid, Cycle start) {
   m.program = grid.program;
   m.decoded.build(*grid.program, m.params.instructionBytes, m.params.icacheLine);
   m.scoreboard.resize(m.params.maxWarps, m.decoded.maxRegs(), m.decoded.maxPreds());
-  m.rf->beginKernel();
+  m.rf->beginKernel(m.decoded.maxRegs());
   for (auto& s : m.schedulers) s->beginKernel();
   if (m.assistActive) m.assist->beginKernel();
   m.error.clear();

@@ -56,6 +56,7 @@ void Sm::Impl::writeBack(uint32_t fid, Cycle t) {
     w.dstRegs[i] = f.dst[i];
     w.values[i] = f.values[i];
   }
+  if (f.decoded) w.wideMask = f.decoded->dstWide;
   w.activeMask = f.execMask;
   w.longLatency = f.decoded && f.decoded->has(DecodedInstr::kLongLatency);
   w.unit = f.unit;
@@ -135,7 +136,15 @@ void Sm::Impl::dispatch(Cycle t) {
       uint32_t inst = 0;
       while (inst < g.instances && g.nextFree[inst] > t) ++inst;
       if (inst == g.instances) continue;
-      g.nextFree[inst] = t + g.interval;
+      // Lanes that do the work; the register-file model may gate some (executionWidth).
+      const InFlight& f = inflight[fid];
+      const ExecutionWidth width = rf->executionWidth(c);
+      const auto active = static_cast<uint32_t>(std::popcount(f.execMask));
+      const uint32_t lanes = std::min(width.lanes, active);
+      const auto unitIndex = static_cast<unsigned>(f.unit);
+      unitLaneOps[unitIndex] += lanes;
+      unitGatedLaneOps[unitIndex] += active - lanes;
+      g.nextFree[inst] = t + (width.interval != 0 ? width.interval : g.interval);
       g.push(fid, t + g.latency);
       --g.waiting;
       rf->release(c);

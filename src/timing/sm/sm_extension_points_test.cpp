@@ -21,16 +21,23 @@ class RecordingRegisterFile final : public IRegisterFile {
     int starts = 0, exits = 0, deschedules = 0, activations = 0;
     std::vector<uint64_t> lane0Values;  // lane 0 of the first destination of every write
     std::vector<uint32_t> masks;
+    std::vector<uint8_t> readWide, writeWide;  // wideMask of every read / write
+    ExecutionWidth width;                      // what executionWidth answers
   };
   RecordingRegisterFile(const Context& c, Log* log) : inner_(makeBankedRegisterFile(c)), log_(log) {}
   uint32_t collectorsPerPartition() const override { return inner_->collectorsPerPartition(); }
   bool canAllocate(uint32_t p) const override { return inner_->canAllocate(p); }
-  uint32_t allocate(const RegisterRead& r, Cycle now) override { return inner_->allocate(r, now); }
+  uint32_t allocate(const RegisterRead& r, Cycle now) override {
+    log_->readWide.push_back(r.wideMask);
+    return inner_->allocate(r, now);
+  }
+  ExecutionWidth executionWidth(uint32_t) const override { return log_->width; }
   uint64_t ready(uint32_t p, Cycle now) const override { return inner_->ready(p, now); }
   void release(uint32_t c) override { inner_->release(c); }
   void write(const RegisterWrite& w, Cycle now) override {
     log_->lane0Values.push_back(w.values[0][0]);
     log_->masks.push_back(w.activeMask);
+    log_->writeWide.push_back(w.wideMask);
     inner_->write(w, now);
   }
   bool popWritten(uint32_t& tag) override { return inner_->popWritten(tag); }
@@ -81,6 +88,47 @@ TEST(SmExtensionPoints, RegisterFileModelSeesValuesMasksAndWarpEvents) {
   EXPECT_EQ(std::count(log.lane0Values.begin(), log.lane0Values.end(), 42u), 1);
   EXPECT_EQ(std::count(log.masks.begin(), log.masks.end(), 0xFFu), 1);  // warp 0's add
   EXPECT_EQ(std::count(log.masks.begin(), log.masks.end(), 0u), 0);
+  // ld.global reads the 64-bit %rd1; ld.param writes it.
+  EXPECT_EQ(std::count(log.readWide.begin(), log.readWide.end(), 1u), 2);
+  EXPECT_EQ(std::count(log.writeWide.begin(), log.writeWide.end(), 1u), 2);
+}
+
+// A model that says one lane executes: the SM counts one lane operation per instruction (five
+// adds, the mov and the exit) and the other active lanes as gated; a shorter occupancy lets the
+// single 4-lane ALU take an instruction every cycle instead of every eight.
+TEST(SmExtensionPoints, ExecutionWidthGatesLanesAndOccupancy) {
+  const char* kAdds = R"(
+.visible .entry adds()
+{
+  .reg .b32 %r<6>;
+  mov.u32 %r1, 1;
+  add.u32 %r2, %r1, 1;
+  add.u32 %r3, %r1, 2;
+  add.u32 %r4, %r1, 3;
+  add.u32 %r5, %r1, 4;
+  exit;
+}
+)";
+  auto runWith = [&](ExecutionWidth width) {
+    SmHarness h(kAdds, testConfig({{"sm.register_file.impl", "\"recording\""}, {"sm.units.alu.count", "1"}, {"sm.units.alu.lanes", "4"}}));
+    RecordingRegisterFile::Log log;
+    log.width = width;
+    h.registry.add<IRegisterFile>("recording", "test", [&](const IRegisterFile::Context& c) {
+      return std::make_unique<RecordingRegisterFile>(c, &log);
+    });
+    const Cycle cycles = h.run("adds", 1, 32, {});
+    return std::make_pair(h.stats(), cycles);
+  };
+  const auto [full, fullCycles] = runWith(ExecutionWidth{});
+  EXPECT_EQ(full["units"]["alu_lane_ops"], 6u * 32);
+  EXPECT_EQ(full["units"]["alu_gated_lane_ops"], 0u);
+  const auto [gated, gatedCycles] = runWith(ExecutionWidth{1, 0});
+  EXPECT_EQ(gated["units"]["alu_lane_ops"], 6u);
+  EXPECT_EQ(gated["units"]["alu_gated_lane_ops"], 6u * 31);
+  EXPECT_EQ(gatedCycles, fullCycles);  // same occupancy: same timing
+  const auto [fast, fastCycles] = runWith(ExecutionWidth{1, 1});
+  EXPECT_EQ(fast["units"]["alu_lane_ops"], 6u);
+  EXPECT_LT(fastCycles + 20, fullCycles);
 }
 
 // Issues `count` high-priority ALU instructions on scheduler 0 from cycle `from`, one at a

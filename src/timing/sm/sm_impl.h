@@ -202,7 +202,8 @@ struct Sm::Impl final : WarpProbe {
   std::vector<Stall> lastReason;        // per scheduler, for cycles skipped after it
   uint32_t lastResidentWarps = 0;
   uint64_t issueCounts[kNumStalls] = {};
-  uint64_t unitLaneOps[kNumUnitClasses] = {};
+  uint64_t unitLaneOps[kNumUnitClasses] = {};       // lanes that executed, counted at dispatch
+  uint64_t unitGatedLaneOps[kNumUnitClasses] = {};  // active lanes the register file gated
   uint64_t warpInstructions = 0, threadInstructions = 0, activeCycles = 0, residentWarpCycles = 0,
            barrierWaits = 0, assistInstructions = 0;
 };

@@ -190,7 +190,6 @@ void Sm::Impl::issueWarp(uint32_t slot, Cycle t) {
   if (trace) trace->onIssue(id, w.scheduler, slot, *rec, t);
   ++warpInstructions;
   threadInstructions += static_cast<uint32_t>(std::popcount(rec->issueMask));
-  unitLaneOps[static_cast<unsigned>(d.unit)] += static_cast<uint32_t>(std::popcount(rec->execMask));
 
   const uint32_t fid = allocInflight();
   InFlight& f = inflight[fid];
@@ -212,6 +211,7 @@ void Sm::Impl::issueWarp(uint32_t slot, Cycle t) {
   rr.partition = w.partition;
   rr.numSrc = d.numSrc;
   for (unsigned i = 0; i < d.numSrc; ++i) rr.srcRegs[i] = d.src[i];
+  rr.wideMask = d.srcWide;
   rr.activeMask = rec->execMask;
   rr.unit = d.unit;
   rr.record = rec;
@@ -267,7 +267,6 @@ void Sm::Impl::issueAssist(const AssistInstr& a, Cycle t) {
   WarpSlot& w = slots[a.parentSlot];
   progress = true;
   ++assistInstructions;
-  unitLaneOps[static_cast<unsigned>(a.unit)] += static_cast<uint32_t>(std::popcount(a.activeMask));
   const uint32_t fid = allocInflight();
   InFlight& f = inflight[fid];
   f = InFlight{};

@@ -30,6 +30,7 @@ void Sm::Impl::resetCounters() {
   std::fill(lastReason.begin(), lastReason.end(), Stall::Empty);
   for (uint64_t& c : issueCounts) c = 0;
   for (uint64_t& c : unitLaneOps) c = 0;
+  for (uint64_t& c : unitGatedLaneOps) c = 0;
   warpInstructions = threadInstructions = activeCycles = residentWarpCycles = barrierWaits = 0;
   assistInstructions = 0;
   icache.clearCounters();
@@ -43,8 +44,11 @@ void Sm::Impl::reportStats(nlohmann::json& out) const {
   rf->reportStats(regs);
   out["register_file"] = std::move(regs);
   nlohmann::json units = nlohmann::json::object();
-  for (unsigned c = 0; c < kNumUnitClasses; ++c)
-    units[std::string(unitClassName(static_cast<UnitClass>(c))) + "_lane_ops"] = unitLaneOps[c];
+  for (unsigned c = 0; c < kNumUnitClasses; ++c) {
+    const std::string name = unitClassName(static_cast<UnitClass>(c));
+    units[name + "_lane_ops"] = unitLaneOps[c];
+    units[name + "_gated_lane_ops"] = unitGatedLaneOps[c];
+  }
   out["units"] = std::move(units);
   out["icache"] = {{"accesses", icache.accesses()}, {"hits", icache.hits()}, {"misses", icache.misses()}};
   out["warp_instructions"] = warpInstructions;
