@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
                    "Estimate registers/shared/local instead of running ptxas");
   runCmd->add_flag("--detail", run.detail,
                    "Also print instruction mix, memory traffic and branches per kernel");
+  runCmd->add_flag("--profile-values", run.profileValues,
+                   "Classify every register write and local store by value similarity "
+                   "(profile.value_similarity=true; counts in --stats and --detail)");
   runCmd->add_flag("-q,--quiet", run.quiet, "Print nothing (use with --stats)");
   runCmd->add_option("--config", run.config, "GPU configuration: a bundled name or a TOML file");
   // One value per occurrence: `--set k=v sgemm-tiled` leaves the workload alone.

@@ -393,6 +393,7 @@ void Context::writeStats() const {
                    {"atomics", sum.atomics},
                    {"branches", sum.branches},
                    {"divergent_branches", sum.divergentBranches}};
+  if (auto v = runtime::valueSimilarityTotals(reports_); !v.is_null()) doc["totals"]["value_similarity"] = std::move(v);
   doc["simulated_ns"] = clockNs_;
   doc["host"] = {{"simulation_seconds", seconds},
                  {"thread_instructions_per_second", seconds > 0 ? thread / seconds : 0.0}};

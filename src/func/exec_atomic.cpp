@@ -153,6 +153,15 @@ void execAtom(const ir::Instr& in, ExecCtx& ctx) {
     rec->space = li.space;
     rec->accessBytes = li.accessBytes;
     rec->isAtomic = true;
+    // The data operands b (and c): a register, or an immediate held in a constant register.
+    const ir::Operand* data[2] = {&in.ops[first + 1], cv ? &in.ops[first + 2] : nullptr};
+    const uint64_t* values[2] = {bv, cv};
+    rec->numStoreRegs = cv ? 2 : 1;
+    for (unsigned k = 0; k < rec->numStoreRegs; ++k) {
+      const bool isReg = data[k]->kind == ir::OperandKind::Reg;
+      rec->storeValues[k] = isReg ? values[k] : nullptr;
+      rec->storeImm[k] = isReg ? 0 : values[k][0];
+    }
   }
   for (uint32_t m = ctx.mask; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));

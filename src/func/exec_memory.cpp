@@ -36,6 +36,20 @@ inline unsigned dataRegs(const ir::Operand& op, uint32_t out[4]) {
   return 1;
 }
 
+// The record's store data (ExecRecord::storeValues): an element whose register is not among the
+// instruction's value-register sources is a hidden constant register (an immediate or a
+// symbol's address), which holds the same bits in every lane.
+inline void recordStoreData(ExecRecord& r, const LinkedInstr& li, const uint32_t regs[4],
+                            const uint64_t* const src[4], unsigned n) {
+  r.numStoreRegs = static_cast<uint8_t>(n);
+  for (unsigned k = 0; k < n; ++k) {
+    bool isValueReg = false;
+    for (unsigned s = 0; s < li.numSrcRegs; ++s) isValueReg |= li.srcRegs[s] == regs[k];
+    r.storeValues[k] = isValueReg ? src[k] : nullptr;
+    r.storeImm[k] = isValueReg || !src[k] ? 0 : src[k][0];
+  }
+}
+
 inline void beginRecord(ExecCtx& ctx, const LinkedInstr& li, bool store) {
   if (ExecRecord* r = ctx.record) {
     r->space = li.space;
@@ -127,6 +141,7 @@ void execStore(const ir::Instr& in, ExecCtx& ctx) {
   const uint64_t* src[4];
   for (unsigned k = 0; k < n; ++k) src[k] = regs[k] == ir::kNoReg ? nullptr : ctx.reg(regs[k]);
   beginRecord(ctx, li, true);
+  if (ctx.record) recordStoreData(*ctx.record, li, regs, src, n);
   forEachAccess(ctx, li, "store", [&](unsigned lane, uint8_t* p) {
     for (unsigned k = 0; k < n; ++k)
       if (src[k]) storeBits(p + k * eb, src[k][lane], eb);

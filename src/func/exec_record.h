@@ -36,6 +36,16 @@ struct ExecRecord {
   uint8_t accessBytes = 0;            // bytes accessed per lane (vector size included)
   bool isStore = false;
   bool isAtomic = false;
+  // The data a store or atomic writes, valid only when isStore or isAtomic is set (other
+  // records leave these fields as an earlier record had them). One entry per data element:
+  // st: the elements of the data operand (1, 2 or 4); red/atom: operand b, then c for atom.cas.
+  // storeValues[k][lane] are the lane values of the element's register (points into the warp's
+  // register file, like dstValues; the register may be wider than the element, the store
+  // writes its low accessBytes / numStoreRegs bytes). For an immediate (or symbol address)
+  // element storeValues[k] is nullptr and storeImm[k] holds its bits, the same for every lane.
+  uint8_t numStoreRegs = 0;
+  const uint64_t* storeValues[4] = {};
+  uint64_t storeImm[4] = {};
   uint64_t addr[32] = {};             // valid for lanes in execMask; address in `space`
                                       // (global: device address; shared/local: offset;
                                       // generic: the generic address as issued)

@@ -289,6 +289,7 @@ inline StepStatus Warp::stepImpl(ExecRecord* record) {
     r.space = ir::Space::None;
     r.accessBytes = 0;
     r.isStore = r.isAtomic = false;
+    r.numStoreRegs = 0;
     r.isBranch = false;
     r.takenMask = 0;
     r.diverged = false;

@@ -15,9 +15,11 @@
 #include "func/device_memory.h"
 #include "func/functional_gpu.h"
 #include "func/program.h"
+#include "profile/value_similarity_profiler.h"
 #include "ptx/parser.h"
 #include "runtime/gpu_properties.h"
 #include "runtime/module_state.h"
+#include "runtime/profile_options.h"
 #include "timing/gpu.h"
 #include "timing/plugin_registry.h"
 
@@ -35,6 +37,21 @@ auto guarded(Op&& op) -> decltype(op()) {
   }
 }
 
+// Hands every record to two observers, in order.
+class BothObservers final : public func::ExecObserver {
+ public:
+  BothObservers(func::ExecObserver& first, func::ExecObserver& second)
+      : first_(first), second_(second) {}
+  void onExec(const func::ExecRecord& record) override {
+    first_.onExec(record);
+    second_.onExec(record);
+  }
+
+ private:
+  func::ExecObserver& first_;
+  func::ExecObserver& second_;
+};
+
 }  // namespace
 
 Device::Device(DeviceOptions options) : options_(options) {
@@ -45,6 +62,11 @@ Device::Device(DeviceOptions options) : options_(options) {
   if (options_.mode == "timing" || !options_.config.empty()) {
     buildTimingModel();
     return;
+  }
+  try {
+    profileValues_ = profileOptionsFromSets(options_.sets, kDefaultConfig).valueSimilarity;
+  } catch (const config::Error& e) {
+    throw Error(e.what());
   }
   memory_ = options_.memoryBytes != 0 ? std::make_unique<func::DeviceMemory>(options_.memoryBytes)
                                       : std::make_unique<func::DeviceMemory>();
@@ -70,6 +92,7 @@ void Device::buildTimingModel() {
     if (options_.progress && isatty(fileno(stderr))) gpuOptions.progress = stderr;
     gpu_ = std::make_unique<timing::Gpu>(*tree_, *registry_, *memory_, gpuOptions);
     properties_ = gpuProperties(*tree_, memory_->capacity());
+    profileValues_ = readProfileOptions(*tree_).valueSimilarity;
     tree_->checkAllUsed();
   } catch (const config::Error& e) {
     throw Error(e.what());
@@ -180,9 +203,19 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config)
   report.dynamicSharedBytes = config.dynamicSharedBytes;
   report.resources = kernel.resources();
 
+  // Observers: the instruction statistics, the value profiler, both or none (an observer that
+  // is not installed costs nothing).
   KernelStatsObserver observer;
+  profile::ValueSimilarityProfiler profiler;
+  BothObservers both(observer, profiler);
   func::RunOptions run;
-  if (options_.collectStats) run.observer = &observer;
+  if (options_.collectStats && profileValues_) {
+    run.observer = &both;
+  } else if (options_.collectStats) {
+    run.observer = &observer;
+  } else if (profileValues_) {
+    run.observer = &profiler;
+  }
   run.printfOut = options_.printfOutput;
   if (options_.numSms != 0) run.numSms = options_.numSms;
   if (options_.maxWarpInstructions != 0) run.maxWarpInstructions = options_.maxWarpInstructions;
@@ -206,6 +239,7 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config)
   report.wallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.stats = observer.stats();
+  if (profileValues_) report.valueSimilarity = profiler.stats();
   return report;
 }
 

@@ -58,6 +58,9 @@ struct DeviceOptions {
   std::string config;
   std::vector<std::string> overlays;
   std::vector<std::string> sets;
+  // The [profile] keys (runtime/profile_options.h) are read from the configuration, and without
+  // one (functional mode) from the profile.* entries of `sets`:
+  // "profile.value_similarity=true" adds value-similarity statistics to every LaunchReport.
   // Timing mode: a live progress line on stderr during long launches, when stderr is a
   // terminal (never otherwise).
   bool progress = false;
@@ -152,12 +155,15 @@ class Device {
   timing::Gpu* gpu() { return gpu_.get(); }
   const config::Tree* configTree() const { return tree_.get(); }
   config::Tree* configTree() { return tree_.get(); }
+  // Whether launches collect value-similarity statistics (profile.value_similarity).
+  bool profilesValues() const { return profileValues_; }
 
  private:
   void buildTimingModel();
 
   DeviceOptions options_;
   GpuProperties properties_;
+  bool profileValues_ = false;
   std::unique_ptr<config::Tree> tree_;
   std::unique_ptr<timing::PluginRegistry> registry_;
   std::unique_ptr<func::DeviceMemory> memory_;

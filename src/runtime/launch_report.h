@@ -3,11 +3,13 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "func/launch.h"
+#include "profile/value_similarity_profiler.h"
 #include "runtime/kernel_stats.h"
 #include "runtime/resource_usage.h"
 
@@ -27,6 +29,9 @@ struct LaunchReport {
   uint64_t cycles = 0;
   double simulatedSeconds = 0.0;
   std::shared_ptr<const nlohmann::json> timing;
+  // Value similarity of the launch's register writes and local stores (src/profile); present
+  // only when the configuration key profile.value_similarity is on.
+  std::optional<profile::ValueSimilarityStats> valueSimilarity;
 
   uint64_t threadInstructions() const { return result.threadInstructions; }
   uint64_t warpInstructions() const { return result.warpInstructions; }

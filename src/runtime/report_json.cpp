@@ -1,5 +1,7 @@
 #include "runtime/report_json.h"
 
+#include <optional>
+
 #include "timing/stats_totals.h"
 
 namespace warpsim::runtime {
@@ -9,6 +11,18 @@ namespace {
 const char* className(size_t c) { return ir::opClassName(static_cast<ir::OpClass>(c)); }
 
 nlohmann::json dim(const func::Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
+
+nlohmann::json classesJson(const std::array<uint64_t, profile::kNumWordClasses>& counts) {
+  nlohmann::json out = nlohmann::json::object();
+  for (size_t c = 0; c < profile::kNumWordClasses; ++c) {
+    out[profile::wordClassName(static_cast<profile::WordClass>(c))] = counts[c];
+  }
+  return out;
+}
+
+nlohmann::json countsJson(const profile::SimilarityCounts& c) {
+  return {{"non_divergent", classesJson(c.nonDivergent)}, {"divergent", classesJson(c.divergent)}};
+}
 
 }  // namespace
 
@@ -45,6 +59,21 @@ nlohmann::json memoryJson(const KernelStats& s) {
     };
   }
   return memory;
+}
+
+nlohmann::json toJson(const profile::ValueSimilarityStats& s) {
+  return {{"register_writes", countsJson(s.registerWrites)},
+          {"local_stores", countsJson(s.localStores)}};
+}
+
+nlohmann::json valueSimilarityTotals(const std::vector<LaunchReport>& reports) {
+  std::optional<profile::ValueSimilarityStats> sum;
+  for (const LaunchReport& r : reports) {
+    if (!r.valueSimilarity) continue;
+    if (!sum) sum.emplace();
+    *sum += *r.valueSimilarity;
+  }
+  return sum ? toJson(*sum) : nlohmann::json(nullptr);
 }
 
 KernelStats sumStats(const std::vector<LaunchReport>& reports) {
@@ -98,6 +127,11 @@ nlohmann::json timingTotals(const std::vector<LaunchReport>& reports) {
 
 namespace {
 
+// The value profiler, when on, adds its counts.
+void addValueSimilarity(nlohmann::json& out, const LaunchReport& r) {
+  if (r.valueSimilarity) out["value_similarity"] = toJson(*r.valueSimilarity);
+}
+
 // Timing mode adds cycles, simulated time and the timing model's statistics.
 void addTiming(nlohmann::json& out, const LaunchReport& r) {
   if (!r.timing) return;
@@ -124,6 +158,7 @@ nlohmann::json toJson(const LaunchReport& r) {
       {"resources", toJson(r.resources)},
       {"stats", toJson(r.stats)},
   };
+  addValueSimilarity(out, r);
   addTiming(out, r);
   return out;
 }
@@ -151,6 +186,7 @@ nlohmann::json kernelJson(const LaunchReport& r) {
       {"divergent_branches", s.divergentBranches},
       {"wall_seconds", r.wallSeconds},
   };
+  addValueSimilarity(out, r);
   addTiming(out, r);
   return out;
 }

@@ -19,6 +19,13 @@ nlohmann::json kernelJson(const LaunchReport& report);
 nlohmann::json mixJson(const KernelStats& stats);
 nlohmann::json memoryJson(const KernelStats& stats);
 
+// Value similarity (docs/stats.md "value_similarity"): {"register_writes": {"non_divergent":
+// {"uniform": N, "affine": N, "msb3": N, "msb2": N, "msb1": N, "random": N}, "divergent": {...}},
+// "local_stores": {...}}, every class present.
+nlohmann::json toJson(const profile::ValueSimilarityStats& stats);
+// The value similarity of several launches summed, as toJson; null when no launch has it.
+nlohmann::json valueSimilarityTotals(const std::vector<LaunchReport>& reports);
+
 // The element-wise sum of the statistics of several launches.
 KernelStats sumStats(const std::vector<LaunchReport>& reports);
 

@@ -24,9 +24,14 @@ struct RunArgs {
   std::vector<std::string> overlays;
   std::vector<std::string> sets;
   uint64_t sampleInterval = 0;  // timing: statistics time series every N cycles (0: none)
+  bool profileValues = false;   // --profile-values: profile.value_similarity=true
   // `warpsim run [options] -- PROGRAM [ARGS...]`: the program and its arguments.
   std::vector<std::string> program;
 };
+// The configuration overrides of a run: the --set values, then those its flags imply
+// (--profile-values: profile.value_similarity=true).
+std::vector<std::string> runSets(const RunArgs& args);
+
 // `warpsim run`: 0 when verification passed, 3 when it failed.
 int runWorkload(const RunArgs& args);
 // `warpsim run --all`: 0 when every workload passed, 3 when any failed.

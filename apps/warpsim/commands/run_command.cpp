@@ -11,6 +11,12 @@
 
 namespace warpsim::app {
 
+std::vector<std::string> runSets(const RunArgs& args) {
+  std::vector<std::string> sets = args.sets;
+  if (args.profileValues) sets.emplace_back("profile.value_similarity=true");
+  return sets;
+}
+
 void checkMode(const std::string& mode) {
   if (mode == "functional" || mode == "timing") return;
   throw runtime::Error(fmt::format("run: --mode '{}' is unknown (modes: timing, functional)", mode));
@@ -54,7 +60,7 @@ RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
   options.mode = args.mode;
   options.config = args.config;
   options.overlays = args.overlays;
-  options.sets = args.sets;
+  options.sets = runSets(args);
   if (args.sampleInterval != 0) {
     options.sets.push_back(fmt::format("gpu.sample_interval={}", args.sampleInterval));
   }

@@ -145,7 +145,9 @@ std::vector<std::string> runVariables(const RunArgs& args, const fs::path& libra
   if (args.sms != 0) vars.push_back(fmt::format("WARPSIM_SMS={}", args.sms));
   if (!args.config.empty()) vars.push_back("WARPSIM_CONFIG=" + args.config);
   if (!args.overlays.empty()) vars.push_back("WARPSIM_OVERLAYS=" + join(args.overlays, ';'));
-  if (!args.sets.empty()) vars.push_back("WARPSIM_SET=" + join(args.sets, ';'));
+  if (std::vector<std::string> sets = runSets(args); !sets.empty()) {
+    vars.push_back("WARPSIM_SET=" + join(sets, ';'));
+  }
   if (!args.estimate) vars.push_back("WARPSIM_RESOURCES=ptxas");
   return vars;
 }

@@ -42,7 +42,7 @@ struct RunSummary {
 };
 
 // Table of launches, totals and the verdict. `detail` adds per-kernel instruction mix, memory
-// traffic and branch divergence.
+// traffic, branch divergence and, when profiled, the value-similarity shares.
 std::string formatSummary(const RunSummary& s, bool detail);
 // "PASS sgemm-tiled  ..." : one line of `warpsim run --all`.
 std::string formatLine(const RunSummary& s);
