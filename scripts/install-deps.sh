@@ -8,6 +8,7 @@ packages=(
   libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev libzstd-dev
   clang libclang-rt-14-dev
+  python3 python3-matplotlib   # experiment pages and their plots (src/mech/*/experiment)
 )
 
 missing=()

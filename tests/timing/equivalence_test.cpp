@@ -78,7 +78,9 @@ TEST_P(Equivalence, SameResultsAsFunctionalMode) {
     ASSERT_TRUE(t.reports[i].timing);
     EXPECT_EQ((*t.reports[i].timing)["cycles"].get<uint64_t>(), t.reports[i].cycles);
   }
-  if (!orderDependent(name)) EXPECT_EQ(compareMemory(functional.memory(), timing.memory()), "");
+  if (!orderDependent(name)) {
+    EXPECT_EQ(compareMemory(functional.memory(), timing.memory()), "");
+  }
 }
 
 std::vector<Param> params() {

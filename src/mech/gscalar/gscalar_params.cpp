@@ -23,8 +23,8 @@ GScalarParams readGScalarParams(config::Section s, uint32_t partitions) {
                               "divergent instructions whose sources are scalar under the same mask run on one lane");
   p.oneCycleScalar = s.choice("scalar_occupancy", "same_as_vector", {"same_as_vector", "one_cycle"},
                               "unit occupancy of a scalar instruction") == "one_cycle";
-  p.extraReadCycles = s.u32("extra_read_cycles", 2, "cycles added between operand read and dispatch "
-                            "(metadata read, decompression)", 0, 16);
+  p.extraReadCycles = s.u32("extra_read_cycles", 2, "pipelined cycles added to each instruction's "
+                            "latency (metadata read, decompression)", 0, 16);
   p.extraWriteCycles = s.u32("extra_write_cycles", 1, "cycles added before a result is written (compression)", 0, 16);
   p.verify = s.flag("verify", false, "check every operand read against an uncompressed shadow register file");
   if (p.state.encoding != Encoding::BytePrefix) p.state.halfRegister = false;

@@ -136,18 +136,21 @@ uint32_t GScalarRegisterFile::allocate(const RegisterRead& r, Cycle now) {
       }
     }
   }
-  const uint32_t id = ports_.allocate(r.partition, banks, numBanks, params_.extraReadCycles);
+  const uint32_t id = ports_.allocate(r.partition, banks, numBanks, 0);
   decision_[id] = decision;
   return id;
 }
 
+// The metadata read and decompression stages are pipelined (digest s1.9: throughput unchanged),
+// so their cycles lengthen the instruction's latency instead of holding its collector.
 ExecutionWidth GScalarRegisterFile::executionWidth(uint32_t collector) const {
   const uint32_t shortOccupancy = params_.oneCycleScalar ? 1 : 0;
+  const uint32_t extra = params_.extraReadCycles;
   switch (decision_[collector]) {
-    case Scalarity::Full: case Scalarity::Divergent: return {1, shortOccupancy};
-    case Scalarity::HalfBoth: return {2, shortOccupancy};
-    case Scalarity::HalfLow: case Scalarity::HalfHigh: return {17, 0};
-    default: return {};
+    case Scalarity::Full: case Scalarity::Divergent: return {1, shortOccupancy, extra};
+    case Scalarity::HalfBoth: return {2, shortOccupancy, extra};
+    case Scalarity::HalfLow: case Scalarity::HalfHigh: return {17, 0, extra};
+    default: return {ExecutionWidth::kAllActive, 0, extra};
   }
 }
 

@@ -2,8 +2,9 @@
 // execution, and, by configuration, the comparators the paper measures against (BDI register
 // compression, the prior word-level scalar register file). See README.md.
 //
-// Timing: the baseline's banks, ports and collectors (BankPorts) plus extra_read_cycles between
-// the last operand read and dispatch and extra_write_cycles before a result is written. With
+// Timing: the baseline's banks, ports and collectors (BankPorts) plus extra_read_cycles of
+// pipelined latency (reported through executionWidth: the metadata read and decompression do
+// not hold the collector) and extra_write_cycles before a result is written. With
 // encoding = "word", scalar registers live in one extra single-ported scalar bank per partition
 // (their reads and writes serialise there). A divergent write to a compressed register first
 // moves it, uncompressed, to itself: one more read of the destination's bank before dispatch and

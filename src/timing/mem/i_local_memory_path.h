@@ -8,11 +8,11 @@
 //   - the lanes whose access resolved to local memory and each lane's offset in its thread's
 //     local space (generic addresses already converted), and bytes per lane;
 //   - for loads, the loaded values: record->dstValues[i][lane] for the numDstRegs destination
-//     registers (the functional engine executed the load already). For stores the stored
-//     values are NOT available: ExecRecord carries source register indices, not their values,
-//     and local memory lives in the functional warp, not in DeviceMemory. A path that needs
-//     store data has to track values it learned from loads, or ExecRecord must grow source
-//     values.
+//     registers (the functional engine executed the load already). For stores,
+//     record->storeValues / storeImm point into the warp's registers and are guaranteed only
+//     until the warp's next instruction, which can issue before the store reaches this path: a
+//     path that needs store data must copy it at issue. Local memory lives in the functional
+//     warp, not in DeviceMemory.
 // localAddress() (coalescer.h) gives the device address the L1 and L2 use for a local byte
 // (word-interleaved across the lanes of a warp).
 //

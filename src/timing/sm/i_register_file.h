@@ -28,7 +28,8 @@
 // (scalar execution of an instruction whose sources are equal in every lane) says so through
 // executionWidth(collector), asked once when the collector dispatches: the SM then counts that
 // many lane operations for the unit (the others are clock-gated) and, if the model asks, keeps
-// the unit busy for fewer cycles. The baseline executes every active lane.
+// the unit busy for fewer cycles or adds pipelined latency. The baseline executes every active
+// lane.
 //
 // Configuration: [sm.register_file] impl = "<name>" plus the model's keys.
 #pragma once
@@ -75,11 +76,15 @@ struct RegisterWrite {
 
 // How an instruction executes (executionWidth): `lanes` lanes of its unit do the work (at most
 // the active lanes; kAllActive: every active lane); `interval` > 0 replaces the unit's
-// initiation interval for this instruction (0: the unit's own).
+// initiation interval for this instruction (0: the unit's own); `extraLatency` cycles are added
+// to the unit's latency (pipelined stages the model adds, e.g. decompressing operands: they
+// lengthen dependences without holding the collector; keep it the same for every instruction of
+// a unit class, whose results leave in dispatch order).
 struct ExecutionWidth {
   static constexpr uint32_t kAllActive = UINT32_MAX;
   uint32_t lanes = kAllActive;
   uint32_t interval = 0;
+  uint32_t extraLatency = 0;
 };
 
 class IRegisterFile {

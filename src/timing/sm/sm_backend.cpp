@@ -145,7 +145,7 @@ void Sm::Impl::dispatch(Cycle t) {
       unitLaneOps[unitIndex] += lanes;
       unitGatedLaneOps[unitIndex] += active - lanes;
       g.nextFree[inst] = t + (width.interval != 0 ? width.interval : g.interval);
-      g.push(fid, t + g.latency);
+      g.push(fid, t + g.latency + width.extraLatency);
       --g.waiting;
       rf->release(c);
       collectorOwner[c] = kNone;
