@@ -28,6 +28,7 @@ GScalarParams readGScalarParams(config::Section s, uint32_t partitions) {
   p.extraWriteCycles = s.u32("extra_write_cycles", 1, "cycles added before a result is written (compression)", 0, 16);
   p.verify = s.flag("verify", false, "check every operand read against an uncompressed shadow register file");
   if (p.state.encoding != Encoding::BytePrefix) p.state.halfRegister = false;
+  p.state.keepStoredForm = p.verify;  // the arrays' bytes are only needed to check decompression
   return p;
 }
 

@@ -82,6 +82,9 @@ TEST(GScalarRegisterFile, EveryCategoryOnAHandMadeWarp) {
   EXPECT_EQ(at(r.rf, "scalar_executed", "full_mem"), 1u);
   EXPECT_EQ(at(r.rf, "scalar_executed", "half"), 0u);
   EXPECT_EQ(at(r.rf, "scalar_executed", "divergent"), 1u);
+  EXPECT_EQ(at(r.rf, "scalar_executed_cumulative", "alu"), 3u);
+  EXPECT_EQ(at(r.rf, "scalar_executed_cumulative", "all"), 5u);
+  EXPECT_EQ(at(r.rf, "scalar_executed_cumulative", "divergent"), 6u);
   // The oracle agrees here: no value is scalar that the metadata misses.
   EXPECT_EQ(r.rf["scalar_oracle"], r.rf["scalar_executed"]);
   EXPECT_EQ(r.rf["special_moves"].get<uint64_t>(), 1u);

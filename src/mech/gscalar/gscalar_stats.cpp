@@ -47,6 +47,11 @@ void GScalarStats::report(nlohmann::json& out) const {
   out["instructions"] = {{"total", instructions}, {"divergent", divergent}, {"alu", alu},
                          {"sfu", sfu},           {"mem", mem},             {"other", other}};
   out["scalar_executed"] = categories(executed);
+  // Fig. 9's cumulative steps: ALU scalar, + SFU and memory, + half-warp, + divergent.
+  const uint64_t* e = executed;
+  out["scalar_executed_cumulative"] = {{"alu", e[0]}, {"all", e[0] + e[1] + e[2]},
+                                       {"half", e[0] + e[1] + e[2] + e[3]},
+                                       {"divergent", e[0] + e[1] + e[2] + e[3] + e[4]}};
   out["scalar_detected"] = categories(detected);
   out["scalar_oracle"] = categories(oracle);
 }

@@ -66,24 +66,29 @@ RegisterState::RegisterState(const StateOptions& options, uint32_t slots, uint32
     : options_(options),
       regsPerSlot_(regsPerSlot),
       meta_(size_t{slots} * regsPerSlot),
-      values_(size_t{slots} * regsPerSlot * kLanes, 0),
-      bytes_(size_t{slots} * regsPerSlot * kLanes * kBytes, 0) {
+      values_(new uint32_t[size_t{slots} * regsPerSlot * kLanes]),
+      bytes_(options.keepStoredForm ? new uint8_t[size_t{slots} * regsPerSlot * kLanes * kBytes] : nullptr) {
   if (options.halfRegister && options.encoding != Encoding::BytePrefix) {
     throw std::invalid_argument("gscalar: half-register compression needs the byte-prefix encoding");
   }
 }
 
 void RegisterState::resetSlot(uint32_t slot) {
-  const size_t first = at(slot, 0), count = regsPerSlot_;
-  std::fill_n(meta_.begin() + first, count, Metadata{});
-  std::fill_n(values_.begin() + first * kLanes, count * kLanes, 0u);
-  std::fill_n(bytes_.begin() + first * kLanes * kBytes, count * kLanes * kBytes, uint8_t{0});
+  std::fill_n(meta_.begin() + static_cast<std::ptrdiff_t>(at(slot, 0)), regsPerSlot_, Metadata{});
+}
+
+void RegisterState::clearIfUnwritten(size_t i) {
+  if (meta_[i].written) return;
+  std::fill_n(valuesAt(i), kLanes, 0u);
+  std::fill_n(bytesAt(i), kLanes * kBytes, uint8_t{0});
 }
 
 const Metadata& RegisterState::meta(uint32_t slot, uint32_t reg) const { return meta_[at(slot, reg)]; }
 
 const uint32_t* RegisterState::values(uint32_t slot, uint32_t reg) const {
-  return &values_[at(slot, reg) * kLanes];
+  static constexpr uint32_t kZeros[kLanes] = {};
+  const size_t i = at(slot, reg);
+  return meta_[i].written ? &values_[i * kLanes] : kZeros;
 }
 
 bool RegisterState::needsSpecialMove(uint32_t slot, uint32_t reg, uint32_t mask) const {
@@ -113,7 +118,7 @@ AccessCost RegisterState::specialMove(uint32_t slot, uint32_t reg) {
   uint32_t lanes[kLanes];
   decompress(slot, reg, lanes);  // the move writes what the decompressor produced
   const size_t i = at(slot, reg);
-  uint8_t* bytes = &bytes_[i * kLanes * kBytes];
+  uint8_t* bytes = bytesAt(i);
   for (unsigned l = 0; l < kLanes; ++l) storeLowBytes(bytes, l, lanes[l], kBytes);
   Metadata& m = meta_[i];
   m = Metadata{};
@@ -146,7 +151,7 @@ AccessCost RegisterState::writeScalar(uint32_t slot, uint32_t reg, uint32_t valu
     meta_[i].common[0] = 4;
     return divergentWriteCost(mask, false);
   }
-  std::fill_n(values_.begin() + i * kLanes, kLanes, value);
+  std::fill_n(valuesAt(i), kLanes, value);
   Metadata& m = meta_[i];
   m = Metadata{};
   m.written = true;
@@ -171,8 +176,8 @@ AccessCost RegisterState::writeScalar(uint32_t slot, uint32_t reg, uint32_t valu
 }
 
 AccessCost RegisterState::writeFull(size_t i, const uint32_t* v) {
-  std::copy_n(v, kLanes, values_.begin() + i * kLanes);
-  uint8_t* bytes = &bytes_[i * kLanes * kBytes];
+  std::copy_n(v, kLanes, valuesAt(i));
+  uint8_t* bytes = bytesAt(i);
   Metadata& m = meta_[i];
   m = Metadata{};
   m.written = true;
@@ -234,8 +239,9 @@ AccessCost RegisterState::writeFull(size_t i, const uint32_t* v) {
 // enables); the register is then D = 1 with the writer's mask in the BVR. laneValues == nullptr
 // writes `value` to every active lane. common[0] is left to the caller.
 void RegisterState::writeActiveLanes(size_t i, const uint32_t* laneValues, uint32_t value, uint32_t mask) {
-  uint32_t* values = &values_[i * kLanes];
-  uint8_t* bytes = &bytes_[i * kLanes * kBytes];
+  clearIfUnwritten(i);
+  uint32_t* values = valuesAt(i);
+  uint8_t* bytes = bytesAt(i);
   for (unsigned l = 0; l < kLanes; ++l) {
     if ((mask >> l & 1u) == 0) continue;
     values[l] = laneValues ? laneValues[l] : value;
@@ -329,8 +335,16 @@ AccessCost RegisterState::read(uint32_t slot, uint32_t reg, uint32_t mask, ReadK
 void RegisterState::decompress(uint32_t slot, uint32_t reg, uint32_t* out) const {
   const size_t i = at(slot, reg);
   const Metadata& m = meta_[i];
-  const uint8_t* bytes = &bytes_[i * kLanes * kBytes];
-  if (!m.written || m.divergent) {
+  if (!m.written) {
+    std::fill_n(out, kLanes, 0u);
+    return;
+  }
+  if (!bytes_) {  // the arrays' contents are not kept: the values they would rebuild
+    std::copy_n(&values_[i * kLanes], kLanes, out);
+    return;
+  }
+  const uint8_t* bytes = &bytes_[i * 128];
+  if (m.divergent) {
     for (unsigned l = 0; l < kLanes; ++l) out[l] = rawLane(bytes, l);
     return;
   }

@@ -14,6 +14,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace warpsim::mech::gscalar {
@@ -97,6 +98,8 @@ struct StateOptions {
                                       // when set with another encoding)
   bool divergentWriteAllArrays = true;  // byte_prefix divergent write: all 8 arrays (else only
                                         // the halves holding active lanes)
+  bool keepStoredForm = true;   // keep the arrays' contents so that decompress() rebuilds from
+                                // them (verification); false: decompress() returns the values
 };
 
 // One SM's registers: `slots` warp slots x `regsPerSlot` physical registers.
@@ -156,8 +159,16 @@ class RegisterState {
   StateOptions options_;
   uint32_t regsPerSlot_;
   std::vector<Metadata> meta_;
-  std::vector<uint32_t> values_;      // [slot][reg][lane]
-  std::vector<uint8_t> bytes_;        // byte-sliced arrays: [slot][reg][byte][lane]
+  // Lane values [slot][reg][lane] and the arrays' bytes [slot][reg][byte][lane] (only with
+  // keepStoredForm). Left uninitialised: a register's storage is cleared by its first write (a
+  // never-written register reads as zero, as the functional engine's registers start), so a
+  // kernel with many registers touches only the pages it uses.
+  std::unique_ptr<uint32_t[]> values_;
+  std::unique_ptr<uint8_t[]> bytes_;
+  uint8_t scratchBytes_[128] = {};    // where byte stores go without keepStoredForm
+  uint32_t* valuesAt(size_t i) { return &values_[i * 32]; }
+  uint8_t* bytesAt(size_t i) { return bytes_ ? &bytes_[i * 128] : scratchBytes_; }
+  void clearIfUnwritten(size_t i);
   // What bytes_ holds per encoding (decompress() rebuilds from it and the metadata only):
   //   byte_prefix D = 0: the non-common low bytes of each lane (common positions are stale);
   //   bdi D = 0, delta d < 4: byte b < d of each lane's signed delta from bvr[0];
