@@ -26,6 +26,9 @@ GScalarParams readGScalarParams(config::Section s, uint32_t partitions) {
   p.extraReadCycles = s.u32("extra_read_cycles", 2, "pipelined cycles added to each instruction's "
                             "latency (metadata read, decompression)", 0, 16);
   p.extraWriteCycles = s.u32("extra_write_cycles", 1, "cycles added before a result is written (compression)", 0, 16);
+  p.scalarRfSingleBank = s.flag("scalar_rf_single_bank", true,
+                                "word encoding: scalar registers live in one single-ported scalar bank per "
+                                "scheduler partition (false: in their own banks, no extra contention)");
   p.verify = s.flag("verify", false, "check every operand read against an uncompressed shadow register file");
   if (p.state.encoding != Encoding::BytePrefix) p.state.halfRegister = false;
   p.state.keepStoredForm = p.verify;  // the arrays' bytes are only needed to check decompression

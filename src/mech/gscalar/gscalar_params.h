@@ -16,6 +16,7 @@ struct GScalarParams {
   uint32_t extraReadCycles = 2;      // metadata read + decompression before dispatch
   uint32_t extraWriteCycles = 1;     // compression at write-back
   bool verify = false;               // check every read against the uncompressed shadow
+  bool scalarRfSingleBank = true;    // word encoding: scalar registers in one extra bank
 };
 
 GScalarParams readGScalarParams(config::Section section, uint32_t partitions);

@@ -24,7 +24,7 @@ GScalarRegisterFile::GScalarRegisterFile(const Context& context)
       slots_(context.warpSlots),
       scalarBank_(static_cast<uint8_t>(params_.geometry.banksPer)),
       ports_(context.partitions,
-             params_.geometry.banksPer + (params_.state.encoding == Encoding::Word ? 1 : 0),
+             params_.geometry.banksPer + (params_.state.encoding == Encoding::Word && params_.scalarRfSingleBank ? 1 : 0),
              params_.geometry.collectorsPer, params_.geometry.readPorts, params_.geometry.writePorts) {
   decision_.assign(size_t{context.partitions} * params_.geometry.collectorsPer, Scalarity::Vector);
   beginKernel(1);
@@ -71,7 +71,7 @@ uint32_t GScalarRegisterFile::allocate(const RegisterRead& r, Cycle now) {
   const uint32_t* values[12];
   unsigned numViews = 0;
   const uint32_t mask = r.activeMask;
-  const bool word = params_.state.encoding == Encoding::Word;
+  const bool word = params_.state.encoding == Encoding::Word && params_.scalarRfSingleBank;
   for (unsigned i = 0; i < r.numSrc; ++i) {
     const uint32_t reg = r.srcRegs[i];
     const bool wide = (r.wideMask >> i) & 1u;
@@ -158,6 +158,7 @@ void GScalarRegisterFile::write(const RegisterWrite& w, Cycle now) {
   uint8_t banks[BankPorts::kMaxWrites];
   const uint32_t mask = w.activeMask;
   const bool wordEnc = params_.state.encoding == Encoding::Word;
+  const bool scalarBank = wordEnc && params_.scalarRfSingleBank;
   for (unsigned i = 0; i < w.numDst; ++i) {
     const uint32_t reg = w.dstRegs[i];
     const bool wide = (w.wideMask >> i) & 1u;
@@ -201,7 +202,7 @@ void GScalarRegisterFile::write(const RegisterWrite& w, Cycle now) {
       stats_.baseBytes += s.baseBytes;
       stats_.metadataBits += s.metadataBits;
     }
-    banks[i] = wordEnc && isScalarRegister(w.warpSlot, reg, wide) ? scalarBank_ : bankOf(w.warpSlot, reg);
+    banks[i] = scalarBank && isScalarRegister(w.warpSlot, reg, wide) ? scalarBank_ : bankOf(w.warpSlot, reg);
   }
   ports_.write(w.tag, w.partition, banks, w.numDst, now + params_.extraWriteCycles);
 }

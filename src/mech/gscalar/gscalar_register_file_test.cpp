@@ -142,3 +142,49 @@ TEST(GScalarRegisterFile, ExtraCyclesLengthenADependentChain) {
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// Two scalar sources of one instruction: in the prior design's single scalar bank they are read
+// one after the other (a bank conflict); in their own banks they are not.
+const char* kTwoScalars = R"(.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry two(.param .u64 pout)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [pout];
+  mov.u32 %r1, 3;
+  mov.u32 %r2, 4;
+  add.u32 %r3, %r1, %r2;
+  mov.u32 %r4, %tid.x;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  exit;
+}
+)";
+
+uint64_t conflictsWith(bool singleBank) {
+  runtime::DeviceOptions o;
+  o.resources = runtime::DeviceOptions::Resources::Estimate;
+  o.config = "gtx480";
+  o.overlays = {"gscalar-alu-scalar"};
+  o.sets = {std::string("sm.register_file.scalar_rf_single_bank=") + (singleBank ? "true" : "false")};
+  runtime::Device gpu(o);
+  runtime::Module m = gpu.loadModule(kTwoScalars, "two.ptx");
+  const uint64_t out = gpu.upload(std::vector<uint32_t>(32, 0));
+  runtime::LaunchReport r = gpu.launch(m.kernel("two"), {1}, {32}, 0, out);
+  EXPECT_EQ(gpu.download<uint32_t>(out, 32), std::vector<uint32_t>(32, 7u));
+  return (*r.timing)["sm"]["register_file"]["bank_conflicts"].get<uint64_t>();
+}
+
+TEST(GScalarRegisterFile, WordComparatorsSingleScalarBankSerialisesScalarReads) {
+  EXPECT_EQ(conflictsWith(false), 0u);
+  EXPECT_EQ(conflictsWith(true), 1u);
+}
+
+}  // namespace
+}  // namespace warpsim
