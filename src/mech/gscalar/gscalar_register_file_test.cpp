@@ -41,24 +41,33 @@ const char* kKernel = R"(.version 7.0
 struct Result {
   nlohmann::json rf, units;
   std::vector<uint32_t> out;
+  uint64_t cycles = 0;
 };
 
-Result run(const std::vector<std::string>& overlays, std::vector<std::string> sets) {
+// One warp of `ptx`'s kernel `kernel(uint32_t* out)` on gtx480 with `overlays` and `sets`.
+Result launch(const char* ptx, const char* kernel, const std::vector<std::string>& overlays,
+              const std::vector<std::string>& sets) {
   runtime::DeviceOptions o;
   o.resources = runtime::DeviceOptions::Resources::Estimate;
   o.config = "gtx480";
   o.overlays = overlays;
-  sets.push_back("sm.register_file.verify=true");
   o.sets = sets;
   runtime::Device gpu(o);
-  runtime::Module m = gpu.loadModule(kKernel, "probe.ptx");
+  runtime::Module m = gpu.loadModule(ptx, std::string(kernel) + ".ptx");
   const uint64_t out = gpu.upload(std::vector<uint32_t>(32, 0));
-  runtime::LaunchReport r = gpu.launch(m.kernel("probe"), {1}, {32}, 0, out);
+  runtime::LaunchReport r = gpu.launch(m.kernel(kernel), {1}, {32}, 0, out);
   Result res;
   res.rf = (*r.timing)["sm"]["register_file"];
   res.units = (*r.timing)["sm"]["units"];
   res.out = gpu.download<uint32_t>(out, 32);
+  res.cycles = r.cycles;
   return res;
+}
+
+// The probe with the verification mode on.
+Result run(const std::vector<std::string>& overlays, std::vector<std::string> sets) {
+  sets.push_back("sm.register_file.verify=true");
+  return launch(kKernel, "probe", overlays, sets);
 }
 
 std::vector<uint32_t> expectedOut() {
@@ -127,24 +136,8 @@ TEST(GScalarRegisterFile, BdiComparatorCompressesWithoutScalarExecution) {
 
 // The added pipeline stages cost cycles on a dependent chain; the baseline does not have them.
 TEST(GScalarRegisterFile, ExtraCyclesLengthenADependentChain) {
-  auto cycles = [](const std::vector<std::string>& overlays) {
-    runtime::DeviceOptions o;
-    o.resources = runtime::DeviceOptions::Resources::Estimate;
-    o.config = "gtx480";
-    o.overlays = overlays;
-    runtime::Device gpu(o);
-    runtime::Module m = gpu.loadModule(kKernel, "probe.ptx");
-    const uint64_t out = gpu.upload(std::vector<uint32_t>(32, 0));
-    return gpu.launch(m.kernel("probe"), {1}, {32}, 0, out).cycles;
-  };
-  EXPECT_GT(cycles({"gscalar"}), cycles({}));
+  EXPECT_GT(launch(kKernel, "probe", {"gscalar"}, {}).cycles, launch(kKernel, "probe", {}, {}).cycles);
 }
-
-}  // namespace
-}  // namespace warpsim
-
-namespace warpsim {
-namespace {
 
 // Two scalar sources of one instruction: in the prior design's single scalar bank they are read
 // one after the other (a bank conflict); in their own banks they are not.
@@ -168,17 +161,10 @@ const char* kTwoScalars = R"(.version 7.0
 )";
 
 uint64_t conflictsWith(bool singleBank) {
-  runtime::DeviceOptions o;
-  o.resources = runtime::DeviceOptions::Resources::Estimate;
-  o.config = "gtx480";
-  o.overlays = {"gscalar-alu-scalar"};
-  o.sets = {std::string("sm.register_file.scalar_rf_single_bank=") + (singleBank ? "true" : "false")};
-  runtime::Device gpu(o);
-  runtime::Module m = gpu.loadModule(kTwoScalars, "two.ptx");
-  const uint64_t out = gpu.upload(std::vector<uint32_t>(32, 0));
-  runtime::LaunchReport r = gpu.launch(m.kernel("two"), {1}, {32}, 0, out);
-  EXPECT_EQ(gpu.download<uint32_t>(out, 32), std::vector<uint32_t>(32, 7u));
-  return (*r.timing)["sm"]["register_file"]["bank_conflicts"].get<uint64_t>();
+  const Result r = launch(kTwoScalars, "two", {"gscalar-alu-scalar"},
+                          {std::string("sm.register_file.scalar_rf_single_bank=") + (singleBank ? "true" : "false")});
+  EXPECT_EQ(r.out, std::vector<uint32_t>(32, 7u));
+  return r.rf["bank_conflicts"].get<uint64_t>();
 }
 
 TEST(GScalarRegisterFile, WordComparatorsSingleScalarBankSerialisesScalarReads) {
