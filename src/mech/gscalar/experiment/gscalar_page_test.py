@@ -154,6 +154,12 @@ class MetricsTest(unittest.TestCase):
                 self.assertIsNone(m[key])
         self.assertAlmostEqual(m["ipcw.alu-scalar"], 1.0 / 0.9, places=12)
 
+    def test_ipcw_with_the_papers_power_shares(self):
+        # RF power halved (16% of the chip), execution power at 75% (24%): power 0.86 of baseline.
+        self.assertAlmostEqual(gm.ipcw_with_paper_shares(1.0, 0.5, 0.75), 1.0 / 0.86, places=12)
+        self.assertAlmostEqual(gm.ipcw_with_paper_shares(0.9, 1.0, 1.0), 0.9, places=12)
+        self.assertIsNone(gm.ipcw_with_paper_shares(None, 0.5, 0.75))
+
     def test_means(self):
         self.assertEqual(gm.mean([1.0, None, 3.0]), (2.0, 2))
         self.assertAlmostEqual(gm.mean([1.0, 4.0], geometric=True)[0], 2.0, places=12)
