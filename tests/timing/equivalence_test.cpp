@@ -11,32 +11,14 @@
 #include "func/device_memory.h"
 #include "func/testing/compare_memory.h"
 #include "runtime/device.h"
-#include "runtime/error.h"
+#include "workloads/testing/run_small.h"
 #include "workloads/workload.h"
 
 namespace warpsim {
 namespace {
 
 using func::testing::compareMemory;
-
-struct WorkloadRun {
-  workloads::Outcome outcome;
-  std::vector<runtime::LaunchReport> reports;
-  std::string error;  // a launch error, with every line of the engine's message
-};
-
-WorkloadRun runWorkload(runtime::Device& device, const workloads::Workload& w) {
-  WorkloadRun run;
-  workloads::WorkloadContext ctx{device, w.smallSize, 1, run.reports};
-  try {
-    run.outcome = w.run(ctx);
-  } catch (const runtime::LaunchError& e) {
-    run.error = e.details();
-  } catch (const std::exception& e) {
-    run.error = e.what();
-  }
-  return run;
-}
+using workloads::testing::runSmall;
 
 // Workloads whose results depend on the order in which atomics from different CTAs complete:
 // kmeans adds floats with atomicAdd, and float addition is not associative, so the cluster sums
@@ -62,8 +44,8 @@ TEST_P(Equivalence, SameResultsAsFunctionalMode) {
   timingOptions.config = config;
   runtime::Device timing(timingOptions);
 
-  WorkloadRun f = runWorkload(functional, *w);
-  WorkloadRun t = runWorkload(timing, *w);
+  const workloads::testing::SmallRun f = runSmall(functional, *w);
+  const workloads::testing::SmallRun t = runSmall(timing, *w);
   ASSERT_EQ(f.error, "");
   ASSERT_EQ(t.error, "") << name << " on " << config;
   EXPECT_TRUE(f.outcome.passed) << f.outcome.detail;

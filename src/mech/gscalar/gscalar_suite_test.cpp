@@ -6,36 +6,21 @@
 
 #include "func/testing/compare_memory.h"
 #include "runtime/device.h"
-#include "runtime/error.h"
+#include "workloads/testing/run_small.h"
 #include "workloads/workload.h"
 
 namespace warpsim {
 namespace {
 
-struct WorkloadRun {
-  workloads::Outcome outcome;
-  std::vector<runtime::LaunchReport> reports;
-  std::string error;
-};
-
-WorkloadRun runOn(const std::vector<std::string>& overlays, const workloads::Workload& w,
-                  std::unique_ptr<runtime::Device>& device) {
+workloads::testing::SmallRun runOn(const std::vector<std::string>& overlays, const workloads::Workload& w,
+                                    std::unique_ptr<runtime::Device>& device) {
   runtime::DeviceOptions o;
   o.resources = runtime::DeviceOptions::Resources::Estimate;
   o.config = "gtx480";
   o.overlays = overlays;
   if (!overlays.empty()) o.sets = {"sm.register_file.verify=true"};
   device = std::make_unique<runtime::Device>(o);
-  WorkloadRun run;
-  workloads::WorkloadContext ctx{*device, w.smallSize, 1, run.reports};
-  try {
-    run.outcome = w.run(ctx);
-  } catch (const runtime::LaunchError& e) {
-    run.error = e.details();
-  } catch (const std::exception& e) {
-    run.error = e.what();
-  }
-  return run;
+  return workloads::testing::runSmall(*device, w);
 }
 
 class EquivalenceWithGScalar : public testing::TestWithParam<std::string> {};
@@ -45,8 +30,8 @@ TEST_P(EquivalenceWithGScalar, SameResultsAsTheBaselineRegisterFile) {
   const workloads::Workload* w = workloads::findWorkload(all, GetParam());
   ASSERT_NE(w, nullptr);
   std::unique_ptr<runtime::Device> baseDevice, gsDevice;
-  const WorkloadRun base = runOn({}, *w, baseDevice);
-  const WorkloadRun gs = runOn({"gscalar"}, *w, gsDevice);
+  const workloads::testing::SmallRun base = runOn({}, *w, baseDevice);
+  const workloads::testing::SmallRun gs = runOn({"gscalar"}, *w, gsDevice);
   ASSERT_EQ(base.error, "");
   ASSERT_EQ(gs.error, "");
   EXPECT_TRUE(gs.outcome.passed) << gs.outcome.detail;
