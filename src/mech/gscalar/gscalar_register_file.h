@@ -42,8 +42,6 @@ class GScalarRegisterFile final : public timing::IRegisterFile {
   void onWarpStart(uint32_t slot) override;
   void reportStats(nlohmann::json& out) const override;
 
-  const RegisterState& state() const { return *state_; }
-
  private:
   // Physical 32-bit register of word `word` (0: low, 1: high) of value register `reg`.
   uint32_t phys(uint32_t reg, unsigned word) const { return reg + word * valueRegs_; }
