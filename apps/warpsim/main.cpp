@@ -9,6 +9,7 @@
 #include "commands/commands.h"
 #include "commands/config_command.h"
 #include "commands/config_model.h"
+#include "compiler/register_allocation.h"
 
 namespace {
 
@@ -36,6 +37,18 @@ const CLI::Validator kAtLeastOne(
       return "must be a whole number of at least 1, not '" + value + "'";
     },
     "N>=1");
+
+// off, minimal or a register count 1..255 (compiler/register_allocation.h).
+const CLI::Validator kRegisterBudget(
+    [](std::string& value) -> std::string {
+      try {
+        warpsim::compiler::parseRegisterBudget(value);
+        return "";
+      } catch (const std::exception&) {
+        return "must be off, minimal or a register count from 1 to 255, not '" + value + "'";
+      }
+    },
+    "off|minimal|N");
 
 }  // namespace
 
@@ -69,6 +82,11 @@ int main(int argc, char** argv) {
   runCmd->add_flag("--profile-values", run.profileValues,
                    "Classify every register write and local store by value similarity "
                    "(profile.value_similarity=true; counts in --stats and --detail)");
+  runCmd->add_option("--max-registers", run.maxRegisters,
+                     "Register allocation before the run: off (virtual registers), minimal "
+                     "(fewest registers without spills) or N (at most N per thread, spilling to "
+                     "local memory, like nvcc -maxrregcount); sets compiler.registers")
+      ->check(kRegisterBudget);
   runCmd->add_flag("-q,--quiet", run.quiet, "Print nothing (use with --stats)");
   runCmd->add_option("--config", run.config, "GPU configuration: a bundled name or a TOML file");
   // One value per occurrence: `--set k=v sgemm-tiled` leaves the workload alone.
@@ -108,6 +126,10 @@ int main(int argc, char** argv) {
   checkCmd->add_option("file", check.file, "PTX file")->required();
   checkCmd->add_flag("--estimate-resources", check.estimate,
                      "Estimate registers/shared/local instead of running ptxas");
+  checkCmd->add_option("--allocate", check.allocate,
+                       "Register-allocate every function (minimal or N registers) and print it "
+                       "with physical registers, spill code and PTX source lines")
+      ->check(kRegisterBudget);
 
   // CLI11 reports an unknown command only as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {

@@ -27,6 +27,7 @@
 // when no file is involved, e.g. a bad --set).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -67,6 +68,11 @@ class Section {
   std::string str(std::string_view key, std::string_view def, std::string_view doc);
   std::string choice(std::string_view key, std::string_view def,
                      std::initializer_list<std::string_view> choices, std::string_view doc);
+  // A key that takes a name or a whole number (registers = "minimal" | 32), as text. `check`
+  // returns "" when the text is acceptable, else what is wrong with it, which is thrown as an
+  // Error naming the file and line where the value was set.
+  std::string word(std::string_view key, std::string_view def, std::string_view doc,
+                   const std::function<std::string(const std::string&)>& check);
   // Names of the entries set directly in this table, values and sub-tables alike, in the order
   // they first appear in the layers (file order).
   std::vector<std::string> keys() const;

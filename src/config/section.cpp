@@ -137,6 +137,31 @@ std::string Section::str(std::string_view name, std::string_view def, std::strin
   return e->value.s;
 }
 
+std::string Section::word(std::string_view name, std::string_view def, std::string_view doc,
+                          const std::function<std::string(const std::string&)>& check) {
+  Tree::Impl& impl = tree_->impl();
+  const std::string key = joinKey(path_, name);
+  if (impl.firstUnder(key) == nullptr) {
+    const Entry* e = impl.find(key);
+    if (e == nullptr) {
+      impl.record(key, literal(def), doc, "default");
+      return std::string(def);
+    }
+    if (e->value.kind == Value::Kind::String || e->value.kind == Value::Kind::Int) {
+      const std::string text =
+          e->value.kind == Value::Kind::String ? e->value.s : std::to_string(e->value.i);
+      if (const std::string why = check(text); !why.empty()) {
+        throw Error(e->origin.errorPrefix() + "'" + key + "' = " + literal(e->value) + ": " + why);
+      }
+      e->used = true;
+      impl.record(key, literal(e->value), doc, e->origin.where());
+      return text;
+    }
+  }
+  lookup(impl, key, Value::Kind::String);  // throws: a table, or neither a name nor a number
+  return std::string(def);
+}
+
 std::string Section::choice(std::string_view name, std::string_view def,
                             std::initializer_list<std::string_view> choices, std::string_view doc) {
   Tree::Impl& impl = tree_->impl();

@@ -89,6 +89,8 @@ enum Flag : uint32_t {
   kHasBarCount = 1u << 13,// bar with explicit thread count operand
   kNoFtzSub = 1u << 14,   // reserved
   kPartial = 1u << 15,    // reserved
+  kSpill = 1u << 16,      // inserted by register allocation: a spill or call-save ld/st.local
+  kRemat = 1u << 17,      // inserted by register allocation: a value re-computed before a use
 };
 
 enum class SpecialReg : uint8_t {

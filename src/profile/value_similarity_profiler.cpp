@@ -57,6 +57,7 @@ SimilarityCounts& SimilarityCounts::operator+=(const SimilarityCounts& other) {
 ValueSimilarityStats& ValueSimilarityStats::operator+=(const ValueSimilarityStats& other) {
   registerWrites += other.registerWrites;
   localStores += other.localStores;
+  spillStores += other.spillStores;
   return *this;
 }
 
@@ -87,16 +88,22 @@ void ValueSimilarityProfiler::countLocalStores(const func::ExecRecord& r) {
     }
   }
   if (lanes == 0) return;
+  countStoreData(r, lanes, stats_.localStores);
+  if (r.instr != nullptr && r.instr->has(ir::kSpill)) countStoreData(r, lanes, stats_.spillStores);
+}
+
+void ValueSimilarityProfiler::countStoreData(const func::ExecRecord& r, uint32_t lanes,
+                                             SimilarityCounts& counts) {
   const unsigned elemBytes = r.accessBytes / r.numStoreRegs;
   const unsigned words = elemBytes > 4 ? 2 : 1;
   const uint64_t keep = elemBytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * elemBytes)) - 1;
   for (unsigned k = 0; k < r.numStoreRegs; ++k) {
     if (r.storeValues[k] == nullptr) {  // an immediate: the same word in every lane
-      row(stats_.localStores, lanes)[static_cast<size_t>(WordClass::Uniform)] += words;
+      row(counts, lanes)[static_cast<size_t>(WordClass::Uniform)] += words;
       continue;
     }
-    countWord(stats_.localStores, r.storeValues[k], 0, keep, lanes);
-    if (words == 2) countWord(stats_.localStores, r.storeValues[k], 32, keep, lanes);
+    countWord(counts, r.storeValues[k], 0, keep, lanes);
+    if (words == 2) countWord(counts, r.storeValues[k], 32, keep, lanes);
   }
 }
 

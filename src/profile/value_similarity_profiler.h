@@ -35,6 +35,8 @@ struct ValueSimilarityStats {
   // st to local memory (.local, or generic lanes that resolved to local): one word per data
   // element of at most 4 bytes (its low bytes), two per 8-byte element. Atomics do not count.
   SimilarityCounts localStores;
+  // Of those, the spill and call-save stores the register allocator inserted (ir::kSpill).
+  SimilarityCounts spillStores;
 
   ValueSimilarityStats& operator+=(const ValueSimilarityStats& other);
   bool operator==(const ValueSimilarityStats&) const = default;
@@ -51,6 +53,7 @@ class ValueSimilarityProfiler final : public func::ExecObserver {
  private:
   void countRegisterWrites(const func::ExecRecord& r);
   void countLocalStores(const func::ExecRecord& r);
+  void countStoreData(const func::ExecRecord& r, uint32_t lanes, SimilarityCounts& counts);
   ValueSimilarityStats stats_;
 };
 

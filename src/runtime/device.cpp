@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -65,6 +66,7 @@ Device::Device(DeviceOptions options) : options_(options) {
   }
   try {
     profileValues_ = profileOptionsFromSets(options_.sets, kDefaultConfig).valueSimilarity;
+    compilerOptions_ = compilerOptionsFromSets(options_.sets, kDefaultConfig);
   } catch (const config::Error& e) {
     throw Error(e.what());
   }
@@ -93,6 +95,9 @@ void Device::buildTimingModel() {
     gpu_ = std::make_unique<timing::Gpu>(*tree_, *registry_, *memory_, gpuOptions);
     properties_ = gpuProperties(*tree_, memory_->capacity());
     profileValues_ = readProfileOptions(*tree_).valueSimilarity;
+    compilerOptions_ = readCompilerOptions(*tree_);
+    maxRegistersPerThread_ = tree_->section("resources").u32(
+        "max_registers_per_thread", 63, "the most registers one thread may use", 1, 1024);
     tree_->checkAllUsed();
   } catch (const config::Error& e) {
     throw Error(e.what());
@@ -154,6 +159,7 @@ Module Device::loadModule(std::string_view ptxText, std::string sourceName) {
   } catch (const ptx::ParseError& e) {
     throw Error(e.what());
   }
+  allocateRegisters(*state);
   const ir::Module& m = state->ir;
 
   // Module-scope .global and .const variables live in device memory; .shared ones are laid out
@@ -195,6 +201,42 @@ Module Device::loadModule(std::string_view ptxText, std::string sourceName) {
   return Module(std::move(state));
 }
 
+void Device::allocateRegisters(ModuleState& state) {
+  try {
+    const compiler::RegisterBudget& budget = compilerOptions_.registers;
+    if (budget.on()) {
+      state.registerAllocation = compiler::allocateRegisters(state.ir, budget);
+      return;
+    }
+    if (maxRegistersPerThread_ == 0) return;
+    const std::vector<uint32_t> regs = state.unallocatedRegisters();
+    std::vector<bool> only(state.ir.functions.size(), false);
+    std::vector<uint32_t> over;
+    for (uint32_t f = 0; f < regs.size(); ++f) {
+      if (regs[f] <= maxRegistersPerThread_) continue;
+      over.push_back(f);
+      const std::vector<bool> reach = compiler::reachableFunctions(state.ir, f);
+      for (size_t g = 0; g < reach.size(); ++g) only[g] = only[g] || reach[g];
+    }
+    if (over.empty()) return;
+    state.registerAllocation = compiler::allocateRegisters(
+        state.ir, compiler::RegisterBudget::limit(maxRegistersPerThread_), only);
+    std::ostream& out = options_.notices ? *options_.notices : std::cerr;
+    const char* source = state.ptxas && state.ptxas->ok ? "ptxas" : "estimate";
+    for (uint32_t f : over) {
+      const compiler::FunctionAllocation& a = state.registerAllocation.functions[f];
+      out << fmt::format(
+          "warpsim: kernel '{}' uses {} registers ({}) but {} allows {} per thread: allocated "
+          "within {} registers, {} bytes of spill per thread\n",
+          state.ir.functions[f].name, regs[f], source, tree_ ? tree_->name() : "the GPU",
+          maxRegistersPerThread_, state.registerAllocation.kernelRegisters(state.ir, f),
+          a.spillBytes);
+    }
+  } catch (const compiler::AllocationError& e) {
+    throw Error(e.what());
+  }
+}
+
 LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config) {
   LaunchReport report;
   report.kernel = kernel.name();
@@ -202,6 +244,10 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config)
   report.block = config.block;
   report.dynamicSharedBytes = config.dynamicSharedBytes;
   report.resources = kernel.resources();
+  if (const compiler::FunctionAllocation* a = kernel.allocation()) {
+    report.allocation = *a;
+    report.allocationBudget = kernel.allocationBudget();
+  }
 
   // Observers: the instruction statistics, the value profiler, both or none (an observer that
   // is not installed costs nothing).

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "func/launch.h"
+#include "runtime/compiler_options.h"
 #include "runtime/error.h"
 #include "runtime/kernel_args.h"
 #include "runtime/launch_report.h"
@@ -64,6 +65,9 @@ struct DeviceOptions {
   // Timing mode: a live progress line on stderr during long launches, when stderr is a
   // terminal (never otherwise).
   bool progress = false;
+  // One-line notices on loading a module (a kernel over the GPU's per-thread register limit
+  // that was register-allocated to fit); nullptr: stderr.
+  std::ostream* notices = nullptr;
 };
 
 // The configuration a Device uses when DeviceOptions::config is empty.
@@ -160,10 +164,16 @@ class Device {
 
  private:
   void buildTimingModel();
+  // Register allocation of a freshly parsed module (before it is linked): every function at
+  // compiler.registers when that is on; otherwise only kernels over the configured GPU's
+  // per-thread register limit (and their callees), at that limit, with a notice.
+  void allocateRegisters(ModuleState& state);
 
   DeviceOptions options_;
   GpuProperties properties_;
   bool profileValues_ = false;
+  CompilerOptions compilerOptions_;
+  uint32_t maxRegistersPerThread_ = 0;  // resources.max_registers_per_thread; 0: no limit known
   std::unique_ptr<config::Tree> tree_;
   std::unique_ptr<timing::PluginRegistry> registry_;
   std::unique_ptr<func::DeviceMemory> memory_;

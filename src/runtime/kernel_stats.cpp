@@ -33,6 +33,7 @@ void KernelStatsObserver::onExec(const func::ExecRecord& r) {
       ++t.instructions;
       t.laneAccesses += executed;
       t.bytes += static_cast<uint64_t>(executed) * r.accessBytes;
+      if (r.space == ir::Space::Local && r.instr->has(ir::kSpill)) countSpill(r, executed);
     }
     if (r.isAtomic) {
       ++stats_.atomics;
@@ -45,6 +46,17 @@ void KernelStatsObserver::onExec(const func::ExecRecord& r) {
   if (r.isBranch) {
     ++stats_.branches;
     if (r.diverged) ++stats_.divergentBranches;
+  }
+}
+
+void KernelStatsObserver::countSpill(const func::ExecRecord& r, unsigned executed) {
+  const uint64_t bytes = uint64_t{executed} * r.accessBytes;
+  if (r.isStore) {
+    ++stats_.spill.stores;
+    stats_.spill.storeBytes += bytes;
+  } else {
+    ++stats_.spill.loads;
+    stats_.spill.loadBytes += bytes;
   }
 }
 

@@ -20,6 +20,13 @@ struct SpaceTraffic {
   uint64_t bytes = 0;         // laneAccesses x bytes per lane access
 };
 
+// Local-memory traffic of the instructions the register allocator inserted (ir::kSpill): spill
+// and call-save loads and stores. Warp-level instructions; bytes = executing lanes x bytes.
+struct SpillTraffic {
+  uint64_t loads = 0, stores = 0;
+  uint64_t loadBytes = 0, storeBytes = 0;
+};
+
 struct KernelStats {
   uint64_t warpInstructions = 0;   // warp-instructions issued
   uint64_t activeLanes = 0;        // sum of active lanes (SIMT mask) over issued instructions
@@ -29,6 +36,7 @@ struct KernelStats {
   uint64_t loads = 0, stores = 0, atomics = 0;     // warp-level memory instructions
   uint64_t branches = 0;           // conditional or unconditional branches issued
   uint64_t divergentBranches = 0;  // branches that split the warp
+  SpillTraffic spill;              // all zero unless the program was register-allocated
 
   // Active lanes per issued warp-instruction over the warp width (1.0: no lane idle).
   double simdEfficiency() const {
@@ -49,6 +57,7 @@ class KernelStatsObserver final : public func::ExecObserver {
 
  private:
   void countGeneric(const func::ExecRecord& r);
+  void countSpill(const func::ExecRecord& r, unsigned executed);
   KernelStats stats_;
 };
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "compiler/register_allocation.h"
 #include "func/launch.h"
 #include "profile/value_similarity_profiler.h"
 #include "runtime/kernel_stats.h"
@@ -32,6 +33,11 @@ struct LaunchReport {
   // Value similarity of the launch's register writes and local stores (src/profile); present
   // only when the configuration key profile.value_similarity is on.
   std::optional<profile::ValueSimilarityStats> valueSimilarity;
+  // Present when the module was register-allocated (compiler.registers, or the kernel did not
+  // fit the GPU's per-thread register limit): what the allocator did to the kernel itself, and
+  // the budget ("minimal", "32"). Its spill traffic is in stats.spill.
+  std::optional<compiler::FunctionAllocation> allocation;
+  std::string allocationBudget;
 
   uint64_t threadInstructions() const { return result.threadInstructions; }
   uint64_t warpInstructions() const { return result.warpInstructions; }

@@ -16,6 +16,12 @@ const std::string& Kernel::name() const { return function().name; }
 const ir::Function& Kernel::function() const { return state_->ir.functions[function_]; }
 const func::Program& Kernel::program() const { return *state_->program; }
 const ResourceUsage& Kernel::resources() const { return state_->resources(function_); }
+const compiler::FunctionAllocation* Kernel::allocation() const {
+  return state_->allocated(function_) ? &state_->registerAllocation.functions[function_] : nullptr;
+}
+std::string Kernel::allocationBudget() const {
+  return allocation() ? compiler::toString(state_->registerAllocation.budget) : "off";
+}
 
 Module::Module(std::unique_ptr<ModuleState> state) : state_(std::move(state)) {}
 Module::Module(Module&&) noexcept = default;
@@ -68,6 +74,10 @@ uint64_t Module::symbolSize(const std::string& name) const {
   return dataSymbol(state_->ir, name).size;
 }
 
+const compiler::FunctionAllocation* Module::allocation(uint32_t function) const {
+  return state_->allocated(function) ? &state_->registerAllocation.functions[function] : nullptr;
+}
+
 uint32_t Module::staticSharedBytes(const Kernel& k) const {
   return state_->program->staticSharedBytes(k.index());
 }
@@ -76,27 +86,61 @@ ModuleState::~ModuleState() {
   for (uint64_t a : allocations) device->memory().release(a);
 }
 
+const PtxasRun& ModuleState::runPtxasOnce() {
+  if (!ptxas) {
+    ptxas.emplace();
+    if (estimateOnly) {
+      ptxas->error = "estimate requested";
+    } else if (std::optional<std::string> path = findPtxas()) {
+      ptxas = runPtxas(*path, text, ir.smTarget);
+    } else {
+      ptxas->error = "ptxas not found";
+    }
+  }
+  return *ptxas;
+}
+
+std::vector<uint32_t> ModuleState::unallocatedRegisters() {
+  const PtxasRun& run = runPtxasOnce();
+  std::vector<uint32_t> regs(ir.functions.size(), 0);
+  for (size_t f = 0; f < ir.functions.size(); ++f) {
+    const ir::Function& fn = ir.functions[f];
+    if (!fn.isEntry) continue;
+    regs[f] = estimateResources(fn, 0, run.error).registers;
+    for (const auto& [name, u] : run.kernels)
+      if (name == fn.name) regs[f] = u.registers;
+  }
+  return regs;
+}
+
 const ResourceUsage& ModuleState::resources(uint32_t function) {
   if (!resourceCache) {
+    const PtxasRun& run = runPtxasOnce();
     std::vector<ResourceUsage> usage(ir.functions.size());
-    std::string why = "estimate requested";
-    std::optional<PtxasRun> run;
-    if (!estimateOnly) {
-      if (std::optional<std::string> ptxas = findPtxas()) {
-        run = runPtxas(*ptxas, text, ir.smTarget);
-        if (!run->ok) why = run->error;
-      } else {
-        why = "ptxas not found";
-      }
-    }
     for (size_t f = 0; f < ir.functions.size(); ++f) {
       const ir::Function& fn = ir.functions[f];
       if (!fn.isEntry) continue;
-      usage[f] = estimateResources(fn, program->staticSharedBytes(static_cast<uint32_t>(f)), why);
-      if (run && run->ok) {
-        for (const auto& [name, u] : run->kernels) {
+      usage[f] = estimateResources(fn, program->staticSharedBytes(static_cast<uint32_t>(f)),
+                                   run.error);
+      if (run.ok) {
+        for (const auto& [name, u] : run.kernels) {
           if (name == fn.name) usage[f] = u;
         }
+      }
+      if (allocated(static_cast<uint32_t>(f))) {
+        ResourceUsage& u = usage[f];
+        const compiler::FunctionAllocation& a = registerAllocation.functions[f];
+        const std::string before =
+            u.source == ResourceUsage::Source::Ptxas
+                ? fmt::format("; ptxas: {} registers, {} B spill stores", u.registers,
+                              u.spillStoreBytes)
+                : "";
+        u.source = ResourceUsage::Source::Allocator;
+        u.registers = registerAllocation.kernelRegisters(ir, static_cast<uint32_t>(f));
+        u.localBytes = fn.localBytes;
+        u.spillStoreBytes = a.spillStoreBytes;
+        u.spillLoadBytes = a.spillLoadBytes;
+        u.note = fmt::format("budget {}{}", compiler::toString(registerAllocation.budget), before);
       }
     }
     resourceCache = std::move(usage);

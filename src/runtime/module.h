@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/register_allocation.h"
 #include "ir/module.h"
 #include "runtime/resource_usage.h"
 
@@ -29,6 +30,11 @@ class Kernel {
   const func::Program& program() const;
   // Registers, shared and local memory (see Module::resources).
   const ResourceUsage& resources() const;
+  // What the register allocator did to this kernel, or nullptr when its module runs on
+  // virtual registers (compiler.registers = off and the kernel fits the GPU's limit).
+  const compiler::FunctionAllocation* allocation() const;
+  // The budget it was allocated with ("minimal", "32"; "off" when not allocated).
+  std::string allocationBudget() const;
 
  private:
   friend class Module;
@@ -55,6 +61,10 @@ class Module {
   // cudaMemcpyToSymbol / cudaGetSymbolAddress of this API); throws Error when absent.
   uint64_t symbolAddress(const std::string& name) const;
   uint64_t symbolSize(const std::string& name) const;
+
+  // What the register allocator did to function `function` (ir::Module::functions index), or
+  // nullptr when it runs on virtual registers.
+  const compiler::FunctionAllocation* allocation(uint32_t function) const;
 
   // Static shared bytes the kernel uses (module- and function-scope .shared variables).
   uint32_t staticSharedBytes(const Kernel& k) const;

@@ -63,7 +63,8 @@ nlohmann::json memoryJson(const KernelStats& s) {
 
 nlohmann::json toJson(const profile::ValueSimilarityStats& s) {
   return {{"register_writes", countsJson(s.registerWrites)},
-          {"local_stores", countsJson(s.localStores)}};
+          {"local_stores", countsJson(s.localStores)},
+          {"spill_stores", countsJson(s.spillStores)}};
 }
 
 nlohmann::json valueSimilarityTotals(const std::vector<LaunchReport>& reports) {
@@ -94,6 +95,10 @@ KernelStats sumStats(const std::vector<LaunchReport>& reports) {
     sum.atomics += s.atomics;
     sum.branches += s.branches;
     sum.divergentBranches += s.divergentBranches;
+    sum.spill.loads += s.spill.loads;
+    sum.spill.stores += s.spill.stores;
+    sum.spill.loadBytes += s.spill.loadBytes;
+    sum.spill.storeBytes += s.spill.storeBytes;
   }
   return sum;
 }
@@ -132,6 +137,34 @@ void addValueSimilarity(nlohmann::json& out, const LaunchReport& r) {
   if (r.valueSimilarity) out["value_similarity"] = toJson(*r.valueSimilarity);
 }
 
+// A register-allocated kernel: what the allocator did (static) and the spill traffic it ran.
+void addRegisterAllocation(nlohmann::json& out, const LaunchReport& r) {
+  if (!r.allocation) return;
+  const compiler::FunctionAllocation& a = *r.allocation;
+  const SpillTraffic& d = r.stats.spill;
+  out["register_allocation"] = {
+      {"budget", r.allocationBudget},
+      {"registers", r.resources.registers},
+      {"kernel_registers", a.registers},
+      {"virtual_registers", a.virtualRegisters},
+      {"predicates", a.predicates},
+      {"feasible_minimum", a.feasibleMinimum},
+      {"spill_slots", a.spillSlots},
+      {"spill_bytes", a.spillBytes},
+      {"static_spill_loads", a.spillLoads},
+      {"static_spill_stores", a.spillStores},
+      {"static_spill_load_bytes", a.spillLoadBytes},
+      {"static_spill_store_bytes", a.spillStoreBytes},
+      {"call_saves", a.callSaves},
+      {"rematerialised", a.rematerialised},
+      {"coalesced_moves", a.coalescedMoves},
+      {"dynamic_spill_loads", d.loads},
+      {"dynamic_spill_stores", d.stores},
+      {"dynamic_spill_load_bytes", d.loadBytes},
+      {"dynamic_spill_store_bytes", d.storeBytes},
+  };
+}
+
 // Timing mode adds cycles, simulated time and the timing model's statistics.
 void addTiming(nlohmann::json& out, const LaunchReport& r) {
   if (!r.timing) return;
@@ -158,6 +191,7 @@ nlohmann::json toJson(const LaunchReport& r) {
       {"resources", toJson(r.resources)},
       {"stats", toJson(r.stats)},
   };
+  addRegisterAllocation(out, r);
   addValueSimilarity(out, r);
   addTiming(out, r);
   return out;
@@ -186,6 +220,7 @@ nlohmann::json kernelJson(const LaunchReport& r) {
       {"divergent_branches", s.divergentBranches},
       {"wall_seconds", r.wallSeconds},
   };
+  addRegisterAllocation(out, r);
   addValueSimilarity(out, r);
   addTiming(out, r);
   return out;

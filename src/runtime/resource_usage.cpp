@@ -12,7 +12,12 @@
 namespace warpsim::runtime {
 
 const char* sourceName(ResourceUsage::Source s) {
-  return s == ResourceUsage::Source::Ptxas ? "ptxas" : "estimate";
+  switch (s) {
+    case ResourceUsage::Source::Ptxas: return "ptxas";
+    case ResourceUsage::Source::Allocator: return "allocator";
+    case ResourceUsage::Source::Estimate: break;
+  }
+  return "estimate";
 }
 
 namespace {

@@ -9,6 +9,12 @@
 //    liveness analysis, rounded up to a multiple of 8, at least 16 and at most 255 (or the
 //    kernel's .maxnreg); shared = the static .shared bytes the kernel uses; local = the kernel's
 //    own .local frame (callee frames and spills are not known without a register allocator).
+//  * "allocator": the module was register-allocated before it ran (compiler.registers, or a
+//    kernel over the GPU's per-thread register limit; src/compiler/register_allocation.h):
+//    registers = what the allocated kernel and its callees use; local = the kernel's frame
+//    with its spill area; spill bytes = the static bytes of the inserted spill stores/loads;
+//    shared memory and barriers as ptxas (or the estimate) report them; `note` names the
+//    budget and ptxas's own register count when known.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -21,13 +27,13 @@
 namespace warpsim::runtime {
 
 struct ResourceUsage {
-  enum class Source : uint8_t { Ptxas, Estimate };
+  enum class Source : uint8_t { Ptxas, Estimate, Allocator };
   Source source = Source::Estimate;
   uint32_t registers = 0;        // per thread
   uint32_t sharedBytes = 0;      // static shared memory per CTA
   uint32_t localBytes = 0;       // per-thread stack frame
-  uint32_t spillStoreBytes = 0;  // ptxas only
-  uint32_t spillLoadBytes = 0;   // ptxas only
+  uint32_t spillStoreBytes = 0;  // ptxas and allocator
+  uint32_t spillLoadBytes = 0;   // ptxas and allocator
   uint32_t barriers = 0;         // ptxas only
   std::string note;              // ptxas target ("sm_80"), or why this is an estimate
 };

@@ -48,7 +48,8 @@ nlohmann::json classes(uint64_t uniform, uint64_t affine) {
 nlohmann::json expectedCounts() {
   return {{"register_writes",
            {{"non_divergent", classes(2 * 4 + 1, 2 * 4)}, {"divergent", classes(1, 0)}}},
-          {"local_stores", {{"non_divergent", classes(0, 2)}, {"divergent", classes(0, 0)}}}};
+          {"local_stores", {{"non_divergent", classes(0, 2)}, {"divergent", classes(0, 0)}}},
+          {"spill_stores", {{"non_divergent", classes(0, 0)}, {"divergent", classes(0, 0)}}}};
 }
 
 LaunchReport runValues(DeviceOptions options) {

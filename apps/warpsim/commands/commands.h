@@ -25,11 +25,12 @@ struct RunArgs {
   std::vector<std::string> sets;
   uint64_t sampleInterval = 0;  // timing: statistics time series every N cycles (0: none)
   bool profileValues = false;   // --profile-values: profile.value_similarity=true
+  std::string maxRegisters;     // --max-registers off|minimal|N: compiler.registers=...
   // `warpsim run [options] -- PROGRAM [ARGS...]`: the program and its arguments.
   std::vector<std::string> program;
 };
 // The configuration overrides of a run: the --set values, then those its flags imply
-// (--profile-values: profile.value_similarity=true).
+// (--profile-values: profile.value_similarity=true; --max-registers X: compiler.registers=X).
 std::vector<std::string> runSets(const RunArgs& args);
 
 // `warpsim run`: 0 when verification passed, 3 when it failed.
@@ -47,6 +48,7 @@ int listWorkloads();
 struct CheckArgs {
   std::string file;
   bool estimate = false;
+  std::string allocate;  // --allocate minimal|N: print every function as allocated
 };
 // `warpsim ptx-check`
 int checkPtx(const CheckArgs& args);

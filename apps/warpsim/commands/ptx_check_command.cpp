@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.h"
+#include "compiler/register_allocation.h"
 #include "func/program.h"
 #include "runtime/device.h"
 
@@ -37,11 +38,24 @@ std::string paramList(const std::vector<ir::Param>& params) {
   return out;
 }
 
+// With --allocate: every allocated function as the allocator left it.
+void printAllocated(const runtime::Module& module) {
+  const ir::Module& m = module.ir();
+  for (uint32_t f = 0; f < m.functions.size(); ++f) {
+    if (m.functions[f].isExtern) continue;
+    const compiler::FunctionAllocation* a = module.allocation(f);
+    if (a == nullptr) continue;
+    fmt::print("\n{}", compiler::allocatedText(m, f, *a));
+  }
+}
+
 }  // namespace
 
 int checkPtx(const CheckArgs& args) {
   runtime::DeviceOptions options;
   if (args.estimate) options.resources = runtime::DeviceOptions::Resources::Estimate;
+  options.mode = "functional";
+  if (!args.allocate.empty()) options.sets.push_back("compiler.registers=" + args.allocate);
   runtime::Device device(options);
   runtime::Module module = device.loadModuleFile(args.file);
   const ir::Module& m = module.ir();
@@ -69,6 +83,7 @@ int checkPtx(const CheckArgs& args) {
     }
     fmt::print("\n");
   }
+  printAllocated(module);
 
   bool header = false;
   for (const ir::Function& f : m.functions) {

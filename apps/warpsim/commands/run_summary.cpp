@@ -109,6 +109,28 @@ void appendDetail(std::string& out, const runtime::LaunchReport& r) {
   }
 }
 
+// Register-allocated runs: the budget and the spill traffic the kernels ran.
+void appendRegisterAllocation(std::string& out, const RunSummary& s) {
+  const runtime::LaunchReport* allocated = nullptr;
+  runtime::SpillTraffic spill;
+  for (const runtime::LaunchReport& r : s.launches) {
+    if (!r.allocation) continue;
+    allocated = &r;
+    spill.loads += r.stats.spill.loads;
+    spill.stores += r.stats.spill.stores;
+    spill.loadBytes += r.stats.spill.loadBytes;
+    spill.storeBytes += r.stats.spill.storeBytes;
+  }
+  if (allocated == nullptr) return;
+  out += fmt::format(
+      "register allocation: budget {}; spill loads {} ({}), spill stores {} ({}), {:.2f} per "
+      "1000 warp-instructions\n",
+      allocated->allocationBudget, spill.loads, bytes(spill.loadBytes), spill.stores,
+      bytes(spill.storeBytes),
+      1000.0 * static_cast<double>(spill.loads + spill.stores) /
+          static_cast<double>(std::max<uint64_t>(1, s.warpInstructions())));
+}
+
 double number(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
 }
@@ -168,6 +190,7 @@ std::string formatSummary(const RunSummary& s, bool detail) {
       "\nkernels launched: {}\ninstructions: {} warp, {} thread\nSIMD efficiency: {:.1f}%\n",
       s.launches.size(), s.warpInstructions(), s.threadInstructions(),
       100.0 * s.simdEfficiency());
+  appendRegisterAllocation(out, s);
   appendTiming(out, s);
   out += fmt::format("wall time: {:.3f} s (simulating {:.3f} s), {}thread-inst/s\n",
                      s.wallSeconds, s.simulationSeconds(),

@@ -1,0 +1,83 @@
+// Smoke test over every real PTX file in the repository (nvcc output): allocation at several
+// budgets succeeds, the result links, and it is fast.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "compiler/register_allocation.h"
+#include "func/program.h"
+#include "ptx/parser.h"
+
+namespace warpsim::compiler {
+namespace {
+
+std::vector<std::filesystem::path> ptxFiles() {
+  const char* root = std::getenv("WARPSIM_SOURCE_DIR");
+  std::filesystem::path base = root ? root : WARPSIM_TEST_SOURCE_DIR;
+  std::vector<std::filesystem::path> files;
+  for (const char* dir : {"workloads", "tests/cuda"}) {
+    if (!std::filesystem::exists(base / dir)) continue;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(base / dir))
+      if (e.path().extension() == ".ptx") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string readFile(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(WorkloadAllocation, EveryRepositoryKernelAllocatesAndLinks) {
+  const auto files = ptxFiles();
+  ASSERT_GT(files.size(), 20u);
+  double allocSeconds = 0;
+  size_t functions = 0;
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.string());
+    const std::string text = readFile(file);
+    ir::Module probe = ptx::parseModule(text, file.filename().string());
+    const ModuleAllocation minimal = allocateRegisters(probe, RegisterBudget::minimal());
+    uint32_t feasible = 1;
+    for (const FunctionAllocation& f : minimal.functions) feasible = std::max(feasible, f.feasibleMinimum);
+    for (RegisterBudget b : {RegisterBudget::minimal(), RegisterBudget::limit(32), RegisterBudget::limit(24),
+                             RegisterBudget::limit(16), RegisterBudget::limit(feasible)}) {
+      if (b.mode == RegisterBudget::Mode::Limit && b.registers < feasible) continue;
+      ir::Module m = ptx::parseModule(text, file.filename().string());
+      const auto start = std::chrono::steady_clock::now();
+      const ModuleAllocation a = allocateRegisters(m, b);
+      allocSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      functions += m.functions.size();
+      for (size_t i = 0; i < m.functions.size(); ++i) {
+        if (!a.functions[i].allocated) continue;
+        if (b.mode == RegisterBudget::Mode::Limit) EXPECT_LE(a.functions[i].registers, b.registers);
+        if (b.mode == RegisterBudget::Mode::Minimal) {
+          // No value spill code: only call saves and predicates beyond the 7 physical ones
+          // (those go through the spill area by design) use local memory.
+          uint32_t predicateSpills = 0;
+          for (const ir::Instr& in : m.functions[i].code)
+            predicateSpills += (in.op == ir::Op::Setp || in.op == ir::Op::Selp) && in.has(ir::kSpill);
+          EXPECT_EQ(a.functions[i].spillLoads + a.functions[i].spillStores,
+                    2 * a.functions[i].callSaves + predicateSpills);
+          EXPECT_EQ(a.functions[i].rematerialised, 0u);
+        }
+        EXPECT_LE(a.functions[i].predicates, 7u);
+      }
+      EXPECT_NO_THROW(func::Program::link(m, std::vector<uint64_t>(m.symbols.size(), 0x10000)))
+          << toString(b);
+    }
+  }
+  std::cout << "allocated " << functions << " functions of " << files.size() << " files in " << allocSeconds
+            << " s\n";
+  EXPECT_LT(allocSeconds, 5.0);
+}
+
+}  // namespace
+}  // namespace warpsim::compiler
