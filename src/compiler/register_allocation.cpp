@@ -65,7 +65,15 @@ std::string allocationErrorText(const ir::Module& m, const ir::Function& f, uint
          std::to_string(minimum);
 }
 
-FunctionAllocation allocateFunction(const ir::Module& m, ir::Function& f, const RegisterBudget& budget) {
+// A kernel's .maxnreg caps its budget as it caps ptxas's: N above it becomes .maxnreg, and
+// `minimal` spills at .maxnreg when the kernel needs more.
+uint32_t registerCap(const ir::Function& f) {
+  return f.maxnreg != 0 ? std::min<uint32_t>(f.maxnreg, kMaxRegisters) : kMaxRegisters;
+}
+
+FunctionAllocation allocateFunction(const ir::Module& m, ir::Function& f, RegisterBudget budget) {
+  const uint32_t cap = registerCap(f);
+  if (budget.mode == RegisterBudget::Mode::Limit) budget.registers = std::min(budget.registers, cap);
   FunctionAllocation stats;
   stats.allocated = true;
   FunctionRegisters regs(f);
@@ -89,13 +97,15 @@ FunctionAllocation allocateFunction(const ir::Module& m, ir::Function& f, const 
     const GraphBuild gb = buildInterferenceGraph(regs, RegClass::Value);
     if (minimal) {
       // The fewest registers that colour without spilling.
-      for (K = std::max<uint32_t>({gb.peakPressure, feasible.minimum, 1}); K <= kMaxRegisters; ++K) {
+      bool coloured = false;
+      for (K = std::max<uint32_t>({gb.peakPressure, feasible.minimum, 1}); K <= cap; ++K) {
         colouring = colourValues(gb, regs, K);
-        if (colouring.complete()) break;
+        coloured = colouring.complete();
+        if (coloured) break;
       }
-      if (colouring.complete()) break;
-      minimal = false;  // beyond 255 registers: spill at 255
-      K = kMaxRegisters;
+      if (coloured) break;
+      minimal = false;  // beyond .maxnreg (or 255) registers: spill at that limit
+      K = std::max(cap, feasible.minimum);
     }
     colouring = colourValues(gb, regs, K);
     if (colouring.complete()) break;

@@ -32,6 +32,7 @@ struct RegisterBudget {
     Minimal,  // the fewest registers that need no spill code
     Limit,    // at most `registers` registers, spilling the rest (nvcc -maxrregcount=N)
   };
+  // A kernel's .maxnreg caps either mode for that kernel, as it caps ptxas.
   Mode mode = Mode::Off;
   uint32_t registers = 0;   // Limit only: 1 .. 255
   uint32_t predicates = 7;  // physical predicate registers (7 on NVIDIA GPUs)

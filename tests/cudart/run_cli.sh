@@ -1,9 +1,11 @@
 #!/bin/sh
 # `warpsim run [options] -- PROGRAM [ARGS]`: runs tests/cudart/cli_app.cu (compiled here) and
 # print_env.sh through the command line and checks exit statuses, output, the options passed in
-# the environment and the statistics file; the "errors" case checks the one-line errors.
-#   run_cli.sh WARPSIM NVCC LIBDIR SRCDIR WORKDIR run|errors
-# The run case exits 77 (skipped) when nvcc is missing.
+# the environment and the statistics file; the "errors" case checks the one-line errors; the
+# "register-pressure" case runs register_pressure.cu, whose kernel needs more registers than
+# gtx480's 63, on gtx480 (register-allocated with spill code) and on v100 (as ptxas allocated it).
+#   run_cli.sh WARPSIM NVCC LIBDIR SRCDIR WORKDIR run|errors|register-pressure
+# The run and register-pressure cases exit 77 (skipped) when nvcc is missing.
 set -u
 warpsim=$1 nvcc=$2 libdir=$3 src=$4 work=$5 case=$6
 mkdir -p "$work" || exit 1
@@ -62,6 +64,50 @@ if [ ! -x "$nvcc" ]; then
   echo "skipped: nvcc not found (set WARPSIM_NVCC or install the CUDA toolkit)"
   exit 77
 fi
+
+# kernel_stats STATS-FILE KERNEL PYTHON-CONDITION...: the statistics file has exactly one launch
+# of KERNEL, `k`, and every condition holds for it.
+kernel_stats() {
+  python3 - "$@" <<'PY'
+import json, sys
+path, name, conditions = sys.argv[1], sys.argv[2], sys.argv[3:]
+ks = [k for k in json.load(open(path))["kernels"] if k["name"] == name]
+if len(ks) != 1:
+    sys.exit(f"{len(ks)} launches of {name} in {path}")
+k = ks[0]
+for c in conditions:
+    if not eval(c):
+        sys.exit(f"{c} does not hold: {json.dumps(k, indent=1)}")
+PY
+}
+
+if [ "$case" = register-pressure ]; then
+  app=$work/register_pressure kernel=_Z8sgemm8x8iiifPKfS0_fPf stats=$work/register-pressure.json
+  "$nvcc" -cudart shared -I"$src" -o "$app" "$src/register_pressure.cu" > "$work/rp-build.log" 2>&1 ||
+    { cat "$work/rp-build.log"; echo "FAIL [cli-$case]: nvcc failed"; exit 1; }
+  # gtx480 allows 63 registers per thread: the kernel is re-allocated within them, with one line
+  # saying so, and still computes the right result.
+  rm -f "$stats"
+  expect 0 "^warpsim: kernel '$kernel' uses [0-9]* registers (ptxas) but gtx480 allows 63 per thread: allocated within 63 registers, [1-9][0-9]* bytes of spill per thread$" \
+    ws run --config gtx480 --stats "$stats" -- "$app"
+  grep -qx PASS "$out" || fail "no PASS line on gtx480"
+  # ptxas's count must be over the limit (else nothing is tested) and in the range the program
+  # is written for.
+  regs=$(sed -n 's/.* uses \([0-9]*\) registers (ptxas).*/\1/p' "$err")
+  [ "$regs" -ge 64 ] && [ "$regs" -le 110 ] || fail "ptxas count $regs is not in 64..110"
+  kernel_stats "$stats" "$kernel" 'k["resource_source"] == "allocator"' \
+    'k["regs_per_thread"] <= 63' 'k["register_allocation"]["dynamic_spill_stores"] > 0' ||
+    fail "gtx480 statistics"
+  # v100 allows 255: no allocation and no line; ptxas's registers.
+  rm -f "$stats"
+  expect 0 "" ws run --config v100 --stats "$stats" -- "$app"
+  grep -qx PASS "$out" || fail "no PASS line on v100"
+  kernel_stats "$stats" "$kernel" 'k["resource_source"] == "ptxas"' \
+    "k[\"regs_per_thread\"] == $regs" '"register_allocation" not in k' || fail "v100 statistics"
+  echo "ok [cli-$case]"
+  exit 0
+fi
+
 app=$work/cli_app
 "$nvcc" -cudart shared -o "$app" "$src/cli_app.cu" > "$work/cli-build.log" 2>&1 &&
   "$nvcc" -o "$app-static" "$src/cli_app.cu" >> "$work/cli-build.log" 2>&1 ||
