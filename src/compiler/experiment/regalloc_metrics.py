@@ -24,8 +24,7 @@ import regalloc_stats as rs
 PAPER_AFFINE = {"b75": 0.66, "b50": 0.67}
 PAPER_NON_POWER_OF_TWO = 0.03  # affine vectors whose stride is not a power of two: fewer than
 PAPER_SOURCE = ("S. Collange, A. Kouyoumdjian, \"Affine Vector Cache for memory bandwidth "
-                "savings\", HAL ensl-00649200 (2011), §3.2; /work/shared/digests/"
-                "avc-affine-vector-cache.md §5.1")
+                "savings\", HAL ensl-00649200 (2011), §3.2")
 GEOMETRIC = ("cycles",)
 
 
