@@ -158,8 +158,14 @@ std::string Section::word(std::string_view name, std::string_view def, std::stri
       return text;
     }
   }
-  lookup(impl, key, Value::Kind::String);  // throws: a table, or neither a name nor a number
-  return std::string(def);
+  const Entry* e = impl.firstUnder(key);
+  if (e != nullptr) {
+    throw Error(e->origin.errorPrefix() + "'" + key +
+                "' is a table, but it is read as a name or a number");
+  }
+  e = impl.find(key);
+  throw Error(e->origin.errorPrefix() + "'" + key + "' must be a name or a whole number, not " +
+              kindName(e->value.kind));
 }
 
 std::string Section::choice(std::string_view name, std::string_view def,

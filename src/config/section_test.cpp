@@ -164,5 +164,22 @@ TEST(Section, HasSeesValuesAndTables) {
   EXPECT_EQ(tree.root().sub("sm").path(), "sm");
 }
 
+// word(): a name or a whole number, as text, checked by the caller's rule.
+TEST(Section, WordsAreNamesOrWholeNumbers) {
+  Tree tree = Tree::fromString(kSm, "t.toml");
+  Section sm = tree.section("sm");
+  auto any = [](const std::string&) { return std::string(); };
+  auto notGto = [](const std::string& t) { return t == "gto" ? "gto is not allowed" : ""; };
+  EXPECT_EQ(sm.word("scheduler", "lrr", "policy", any), "gto");
+  EXPECT_EQ(sm.word("max_warps", "1", "warps", any), "48");
+  EXPECT_EQ(sm.word("absent", "minimal", "doc", any), "minimal");
+  EXPECT_EQ(errorOf([&] { sm.word("scheduler", "lrr", "policy", notGto); }),
+            "t.toml:4: error: 'sm.scheduler' = \"gto\": gto is not allowed");
+  EXPECT_EQ(errorOf([&] { sm.word("clock_ratio", "1", "ratio", any); }),
+            "t.toml:5: error: 'sm.clock_ratio' must be a name or a whole number, not a float");
+  EXPECT_EQ(errorOf([&] { sm.word("sub_cores", "1", "flag", any); }),
+            "t.toml:7: error: 'sm.sub_cores' must be a name or a whole number, not a boolean");
+}
+
 }  // namespace
 }  // namespace warpsim::config

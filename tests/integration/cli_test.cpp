@@ -15,13 +15,6 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-// A failed command: non-zero exit, nothing on stdout, exactly one line on stderr.
-void expectOneLineError(const CliResult& r, const std::string& part) {
-  EXPECT_NE(r.exitCode, 0);
-  ASSERT_EQ(lines(r.err).size(), 1u) << r.err;
-  EXPECT_TRUE(contains(r.err, part)) << r.err;
-}
-
 TEST(Cli, HelpOnEverySubcommand) {
   for (std::vector<std::string> args : {std::vector<std::string>{"--help"},
                                         {"run", "--help"},

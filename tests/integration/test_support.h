@@ -1,6 +1,9 @@
 // Shared helpers of the integration tests: where the test PTX is, a Device set up for tests,
 // deterministic input, ULP distances and running the warpsim binary.
 #pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -64,6 +67,13 @@ struct CliResult {
 
 // Runs the built warpsim binary with `args` (each passed as one shell word).
 CliResult runCli(const std::vector<std::string>& args);
+
+// A failed command: non-zero exit and exactly one line on stderr containing `part`.
+inline void expectOneLineError(const CliResult& r, const std::string& part) {
+  EXPECT_NE(r.exitCode, 0);
+  ASSERT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(part), std::string::npos) << r.err;
+}
 
 // Lines of `text` (without the newline characters; a trailing newline ends the last line).
 std::vector<std::string> lines(const std::string& text);
