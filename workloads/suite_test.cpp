@@ -6,16 +6,11 @@
 
 #include "runtime/device.h"
 #include "runtime/error.h"
+#include "workloads/testing/suite_params.h"
 #include "workloads/workload.h"
 
 namespace warpsim::workloads {
 namespace {
-
-std::vector<std::string> workloadNames() {
-  std::vector<std::string> names;
-  for (const Workload& w : allWorkloads()) names.push_back(w.name);
-  return names;
-}
 
 Workload byName(const std::string& name) {
   for (Workload& w : allWorkloads()) {
@@ -24,7 +19,7 @@ Workload byName(const std::string& name) {
   throw std::runtime_error("no workload " + name);
 }
 
-class WorkloadSmall : public testing::TestWithParam<std::string> {};
+class WorkloadSmall : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(WorkloadSmall, VerifiesAgainstCpuReference) {
   Workload w = byName(GetParam());
@@ -47,14 +42,8 @@ TEST_P(WorkloadSmall, VerifiesAgainstCpuReference) {
   RecordProperty("thread_instructions", std::to_string(threadInstructions));
 }
 
-INSTANTIATE_TEST_SUITE_P(Suite, WorkloadSmall, testing::ValuesIn(workloadNames()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string id = info.param;
-                           for (char& c : id) {
-                             if (c == '-') c = '_';
-                           }
-                           return id;
-                         });
+INSTANTIATE_TEST_SUITE_P(Suite, WorkloadSmall, ::testing::ValuesIn(testing::workloadNames()),
+                         testing::workloadTestName);
 
 TEST(WorkloadCatalogue, NamesUniqueCategoriesKnownSizesOrdered) {
   const std::set<std::string> categories = {"streaming", "dense",      "reduction",

@@ -57,7 +57,9 @@ TEST(WorkloadAllocation, EveryRepositoryKernelAllocatesAndLinks) {
       functions += m.functions.size();
       for (size_t i = 0; i < m.functions.size(); ++i) {
         if (!a.functions[i].allocated) continue;
-        if (b.mode == RegisterBudget::Mode::Limit) EXPECT_LE(a.functions[i].registers, b.registers);
+        if (b.mode == RegisterBudget::Mode::Limit) {
+          EXPECT_LE(a.functions[i].registers, b.registers);
+        }
         // A kernel's .maxnreg caps `minimal` too (spill and local_array spill at theirs).
         if (b.mode == RegisterBudget::Mode::Minimal && m.functions[i].maxnreg != 0) {
           EXPECT_LE(a.functions[i].registers, m.functions[i].maxnreg);

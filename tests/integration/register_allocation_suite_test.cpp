@@ -14,6 +14,7 @@
 #include "func/testing/compare_memory.h"
 #include "runtime/device.h"
 #include "workloads/testing/run_small.h"
+#include "workloads/testing/suite_params.h"
 #include "workloads/workload.h"
 
 namespace warpsim {
@@ -137,21 +138,10 @@ TEST(RegisterAllocationTraffic, SpillsAppearInStatisticsCachesAndTheValueProfile
   EXPECT_GT(l1.at("writebacks").get<uint64_t>(), 0u);
 }
 
-std::vector<std::string> names() {
-  std::vector<std::string> out;
-  for (const workloads::Workload& w : workloads::allWorkloads()) out.push_back(w.name);
-  return out;
-}
-
 // Named Suite/Equivalence...: the sanitizer stage skips whole-suite runs by that prefix.
-INSTANTIATE_TEST_SUITE_P(Suite, EquivalenceWithRegisterAllocation, testing::ValuesIn(names()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string id = info.param;
-                           for (char& c : id) {
-                             if (c == '-') c = '_';
-                           }
-                           return id;
-                         });
+INSTANTIATE_TEST_SUITE_P(Suite, EquivalenceWithRegisterAllocation,
+                         testing::ValuesIn(workloads::testing::workloadNames()),
+                         workloads::testing::workloadTestName);
 
 }  // namespace
 }  // namespace warpsim

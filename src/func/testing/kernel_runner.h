@@ -18,7 +18,9 @@ namespace warpsim::func::testing {
 class KernelRunner {
  public:
   explicit KernelRunner(const std::string& ptxText, std::string sourceName = "test.ptx")
-      : module_(ptx::parseModule(ptxText, std::move(sourceName))) {
+      : KernelRunner(ptx::parseModule(ptxText, std::move(sourceName))) {}
+  // An already parsed module (transformed, e.g. register-allocated, before it is linked here).
+  explicit KernelRunner(ir::Module module) : module_(std::move(module)) {
     std::vector<uint64_t> addrs(module_.symbols.size(), 0);
     for (size_t i = 0; i < module_.symbols.size(); ++i) {
       const ir::Symbol& s = module_.symbols[i];
@@ -36,6 +38,7 @@ class KernelRunner {
   }
 
   const Program& program() const { return *program_; }
+  const ir::Module& module() const { return module_; }
   uint64_t symbolAddress(const std::string& name) const {
     int i = module_.findSymbol(name);
     return i < 0 ? 0 : symbolAddrs_[static_cast<size_t>(i)];
