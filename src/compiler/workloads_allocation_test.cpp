@@ -1,8 +1,8 @@
 // Smoke test over every real PTX file in the repository (nvcc output): allocation at several
-// budgets succeeds, the result links, and it is fast.
+// budgets succeeds, the result links and keeps to the budget. (Its speed is measured by
+// bench/bench_register_allocation.cpp, not here.)
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -38,8 +38,6 @@ std::string readFile(const std::filesystem::path& p) {
 TEST(WorkloadAllocation, EveryRepositoryKernelAllocatesAndLinks) {
   const auto files = ptxFiles();
   ASSERT_GT(files.size(), 20u);
-  double allocSeconds = 0;
-  size_t functions = 0;
   for (const auto& file : files) {
     SCOPED_TRACE(file.string());
     const std::string text = readFile(file);
@@ -51,10 +49,7 @@ TEST(WorkloadAllocation, EveryRepositoryKernelAllocatesAndLinks) {
                              RegisterBudget::limit(16), RegisterBudget::limit(feasible)}) {
       if (b.mode == RegisterBudget::Mode::Limit && b.registers < feasible) continue;
       ir::Module m = ptx::parseModule(text, file.filename().string());
-      const auto start = std::chrono::steady_clock::now();
       const ModuleAllocation a = allocateRegisters(m, b);
-      allocSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      functions += m.functions.size();
       for (size_t i = 0; i < m.functions.size(); ++i) {
         if (!a.functions[i].allocated) continue;
         if (b.mode == RegisterBudget::Mode::Limit) {
@@ -79,9 +74,6 @@ TEST(WorkloadAllocation, EveryRepositoryKernelAllocatesAndLinks) {
           << toString(b);
     }
   }
-  std::cout << "allocated " << functions << " functions of " << files.size() << " files in " << allocSeconds
-            << " s\n";
-  EXPECT_LT(allocSeconds, 5.0);
 }
 
 }  // namespace
