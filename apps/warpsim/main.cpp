@@ -87,6 +87,12 @@ int main(int argc, char** argv) {
                      "(fewest registers without spills) or N (at most N per thread, spilling to "
                      "local memory, like nvcc -maxrregcount); sets compiler.registers")
       ->check(kRegisterBudget);
+  runCmd->add_flag("--memcheck", run.memcheck,
+                   "Make every access outside a device allocation an error (by default one that "
+                   "stays in mapped memory works as on a GPU, with one warning line per launch)");
+  runCmd->add_flag("--initcheck", run.initcheck,
+                   "Report reads of device memory never written, one line per launch, and exit "
+                   "with status 1 if there were any");
   runCmd->add_flag("-q,--quiet", run.quiet, "Print nothing (use with --stats)");
   runCmd->add_option("--config", run.config, "GPU configuration: a bundled name or a TOML file");
   // One value per occurrence: `--set k=v sgemm-tiled` leaves the workload alone.

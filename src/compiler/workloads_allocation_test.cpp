@@ -10,6 +10,7 @@
 
 #include "compiler/register_allocation.h"
 #include "func/program.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
 
 namespace warpsim::compiler {
@@ -35,20 +36,43 @@ std::string readFile(const std::filesystem::path& p) {
   return s.str();
 }
 
+// A program's PTX: one file, or the units of a separately compiled program (tests/cuda/rdc_*.ptx,
+// nvcc -rdc=true), which only link together.
+struct ProgramPtx {
+  std::string name;
+  std::vector<std::string> texts;
+  ir::Module parse() const {
+    if (texts.size() == 1) return ptx::parseModule(texts[0], name);
+    std::vector<ptx::Unit> units;
+    for (size_t i = 0; i < texts.size(); ++i) units.push_back({texts[i], name + ".unit" + std::to_string(i)});
+    return ptx::parseLinked(units, name);
+  }
+};
+
+std::vector<ProgramPtx> programs() {
+  std::vector<ProgramPtx> out;
+  ProgramPtx rdc{"rdc_linked.ptx", {}};
+  for (const auto& file : ptxFiles()) {
+    if (file.filename().string().rfind("rdc_", 0) == 0) rdc.texts.push_back(readFile(file));
+    else out.push_back({file.filename().string(), {readFile(file)}});
+  }
+  if (!rdc.texts.empty()) out.push_back(std::move(rdc));
+  return out;
+}
+
 TEST(WorkloadAllocation, EveryRepositoryKernelAllocatesAndLinks) {
-  const auto files = ptxFiles();
-  ASSERT_GT(files.size(), 20u);
-  for (const auto& file : files) {
-    SCOPED_TRACE(file.string());
-    const std::string text = readFile(file);
-    ir::Module probe = ptx::parseModule(text, file.filename().string());
+  const auto all = programs();
+  ASSERT_GT(all.size(), 20u);
+  for (const auto& program : all) {
+    SCOPED_TRACE(program.name);
+    ir::Module probe = program.parse();
     const ModuleAllocation minimal = allocateRegisters(probe, RegisterBudget::minimal());
     uint32_t feasible = 1;
     for (const FunctionAllocation& f : minimal.functions) feasible = std::max(feasible, f.feasibleMinimum);
     for (RegisterBudget b : {RegisterBudget::minimal(), RegisterBudget::limit(32), RegisterBudget::limit(24),
                              RegisterBudget::limit(16), RegisterBudget::limit(feasible)}) {
       if (b.mode == RegisterBudget::Mode::Limit && b.registers < feasible) continue;
-      ir::Module m = ptx::parseModule(text, file.filename().string());
+      ir::Module m = program.parse();
       const ModuleAllocation a = allocateRegisters(m, b);
       for (size_t i = 0; i < m.functions.size(); ++i) {
         if (!a.functions[i].allocated) continue;

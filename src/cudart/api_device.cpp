@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cudart/api_util.h"
+#include "cudart/capture_rules.h"
 #include "func/functional_gpu.h"
 
 using namespace warpsim;
@@ -50,11 +51,18 @@ void fillProperties(const runtime::GpuProperties& g, cudaDeviceProp* prop) {
   prop->regsPerMultiprocessor = asInt(g.registersPerSm);
   prop->managedMemory = 1;
   prop->concurrentManagedAccess = 0;
-  prop->cooperativeLaunch = 0;
+  prop->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel, grid.sync()
   prop->sharedMemPerBlockOptin = g.sharedBytesPerBlock;
   prop->maxBlocksPerMultiProcessor = asInt(g.maxBlocksPerSm);
   prop->integrated = 0;
-  prop->canMapHostMemory = 0;  // zero-copy host memory is not simulated
+  // Pinned host memory is mapped (api_host_memory.cpp); registered memory has its own device
+  // address (canUseHostPointerForRegisteredMem 0). Memory pools without IPC.
+  prop->canMapHostMemory = 1;
+  prop->canUseHostPointerForRegisteredMem = 0;
+  prop->hostRegisterSupported = 1;
+  prop->hostRegisterReadOnlySupported = 1;
+  prop->memoryPoolsSupported = 1;
+  prop->memoryPoolSupportedHandleTypes = 0;
   prop->ECCEnabled = 0;
   prop->asyncEngineCount = 1;
 }
@@ -98,6 +106,15 @@ bool attribute(const runtime::GpuProperties& g, const cudaDeviceProp& p, cudaDev
     case cudaDevAttrGlobalL1CacheSupported: value = p.globalL1CacheSupported; break;
     case cudaDevAttrLocalL1CacheSupported: value = p.localL1CacheSupported; break;
     case cudaDevAttrCanMapHostMemory: value = p.canMapHostMemory; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem:
+      value = p.canUseHostPointerForRegisteredMem;
+      break;
+    case cudaDevAttrHostRegisterSupported: value = p.hostRegisterSupported; break;
+    case cudaDevAttrHostRegisterReadOnlySupported: value = p.hostRegisterReadOnlySupported; break;
+    case cudaDevAttrMemoryPoolsSupported: value = p.memoryPoolsSupported; break;
+    case cudaDevAttrMemoryPoolSupportedHandleTypes:
+      value = static_cast<int>(p.memoryPoolSupportedHandleTypes);
+      break;
     case cudaDevAttrIntegrated: value = p.integrated; break;
     case cudaDevAttrEccEnabled: value = p.ECCEnabled; break;
     case cudaDevAttrCooperativeLaunch: value = p.cooperativeLaunch; break;
@@ -138,11 +155,22 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
   return validDevice(device) ? cudaSuccess : Context::get().setError(cudaErrorInvalidDevice);
 }
 
-cudaError_t cudaSetDeviceFlags(unsigned int flags) { return cudaSuccess; }
+// The flags are kept for cudaGetDeviceFlags; scheduling changes nothing (operations complete
+// when issued) and mapped pinned memory is always available (cudaDeviceMapHost is implicit).
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  return apiCall("cudaSetDeviceFlags", cudaErrorInvalidValue, [&](Context& cx) {
+    if ((flags & ~unsigned{cudaDeviceMask}) != 0) return cudaErrorInvalidValue;
+    cx.deviceFlags = flags;
+    return cudaSuccess;
+  });
+}
 
 cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
-  if (flags != nullptr) *flags = 0;
-  return cudaSuccess;
+  return apiCall("cudaGetDeviceFlags", cudaErrorInvalidValue, [&](Context& cx) {
+    if (flags == nullptr) return cudaErrorInvalidValue;
+    *flags = cx.deviceFlags | cudaDeviceMapHost;
+    return cudaSuccess;
+  });
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
@@ -168,8 +196,13 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 }
 
 cudaError_t cudaDeviceSynchronize(void) {
-  // Launches run to completion when made; a fault already surfaced (or exited).
-  return Context::get().stickyError();
+  // Launches run to completion when made; a fault already surfaced (or exited). Refused while a
+  // stream captures; memory pools release memory above their thresholds.
+  return apiCall("cudaDeviceSynchronize", cudaErrorUnknown, [&](Context& cx) {
+    if (cudaError_t e = checkDeviceWait(cx, "cudaDeviceSynchronize"); e != cudaSuccess) return e;
+    cx.pools().synchronize();
+    return cx.stickyError();
+  });
 }
 
 // Clears the errors, a fault's included. Allocations and modules stay (a program that resets

@@ -1,12 +1,16 @@
 // Device memory: allocation, copies and fills. Device pointers are the simulator's device
-// addresses; host memory is ordinary host memory (cudaMallocHost is malloc). Managed memory is
-// mirrored (context.h).
+// addresses; managed and pinned host memory are mirrored (context.h, host_mappings.h). On a
+// capturing stream the asynchronous copies and fills become graph nodes; the synchronous calls
+// follow the capture rules (capture_rules.h).
 #include <fmt/format.h>
 
 #include <cstdlib>
 #include <cstring>
 
 #include "cudart/api_util.h"
+#include "cudart/capture_rules.h"
+#include "cudart/memory_ops.h"
+#include "cudart/stream_copy.h"
 #include "func/device_memory.h"
 
 using namespace warpsim;
@@ -16,46 +20,10 @@ namespace {
 
 bool isDevice(Context& cx, const void* p) { return cx.device().memory().isMapped(address(p), 1); }
 
-// One copy of `bytes`; `kind` cudaMemcpyDefault is resolved from the pointers.
-cudaError_t copy(Context& cx, void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
-  if (bytes == 0) return cudaSuccess;
-  if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
-  bool dstDevice = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-  bool srcDevice = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  if (kind == cudaMemcpyDefault) {
-    dstDevice = isDevice(cx, dst);
-    srcDevice = isDevice(cx, src);
-  } else if (kind != cudaMemcpyHostToHost && kind != cudaMemcpyHostToDevice &&
-             kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice) {
-    return cudaErrorInvalidMemcpyDirection;
-  }
-  cx.pushManaged();
-  runtime::Device& d = cx.device();
-  if (dstDevice && srcDevice) d.memcpyDtoD(address(dst), address(src), bytes);
-  else if (dstDevice) d.memcpyHtoD(address(dst), src, bytes);
-  else if (srcDevice) d.memcpyDtoH(dst, address(src), bytes);
-  else std::memmove(dst, src, bytes);
-  cx.pullManaged();
-  return cudaSuccess;
-}
-
-cudaError_t fill(Context& cx, void* dst, int value, size_t bytes) {
-  if (bytes == 0) return cudaSuccess;
-  cx.pushManaged();
-  cx.device().memset(address(dst), static_cast<uint8_t>(value), bytes);
-  cx.pullManaged();
-  return cudaSuccess;
-}
-
-cudaError_t copy2D(Context& cx, void* dst, size_t dpitch, const void* src, size_t spitch,
-                   size_t width, size_t height, cudaMemcpyKind kind) {
-  if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
-  for (size_t row = 0; row < height; ++row) {
-    cudaError_t e = copy(cx, static_cast<char*>(dst) + row * dpitch,
-                         static_cast<const char*>(src) + row * spitch, width, kind);
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
+// A synchronous copy or fill: it may not run while a capture forbids it (capture_rules.h).
+cudaError_t checkSynchronous(Context& cx, const char* call) {
+  if (cudaError_t e = checkUnsafeCall(cx, call); e != cudaSuccess) return e;
+  return checkLegacyUse(cx, call);
 }
 
 }  // namespace
@@ -65,6 +33,7 @@ extern "C" {
 cudaError_t cudaMalloc(void** devPtr, size_t size) {
   return apiCall("cudaMalloc", cudaErrorMemoryAllocation, [&](Context& cx) {
     if (devPtr == nullptr) return cudaErrorInvalidValue;
+    if (cudaError_t e = checkUnsafeCall(cx, "cudaMalloc"); e != cudaSuccess) return e;
     *devPtr = reinterpret_cast<void*>(cx.device().malloc(size == 0 ? 1 : size));
     return cudaSuccess;
   });
@@ -73,6 +42,19 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
 cudaError_t cudaFree(void* devPtr) {
   return apiCall("cudaFree", cudaErrorInvalidValue, [&](Context& cx) {
     if (devPtr == nullptr) return cudaSuccess;
+    if (cudaError_t e = checkUnsafeCall(cx, "cudaFree"); e != cudaSuccess) return e;
+    if (cx.hostMappings().find(devPtr) != nullptr) {
+      return cx.fail("cudaFree", cudaErrorInvalidValue,
+                     fmt::format("{} is pinned host memory; free it with cudaFreeHost or "
+                                 "cudaHostUnregister",
+                                 devPtr));
+    }
+    // Memory from cudaMallocAsync (the free completes at once) and graph allocations.
+    if (cx.pools().free(address(devPtr))) return cudaSuccess;
+    if (GraphAllocation* g = cx.pools().graphAllocationAt(address(devPtr))) {
+      cx.pools().setLive(*g, false);
+      return cudaSuccess;
+    }
     cx.releaseManaged(address(devPtr));
     cx.device().free(address(devPtr));
     return cudaSuccess;
@@ -82,26 +64,12 @@ cudaError_t cudaFree(void* devPtr) {
 cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
   return apiCall("cudaMallocManaged", cudaErrorMemoryAllocation, [&](Context& cx) {
     if (devPtr == nullptr) return cudaErrorInvalidValue;
+    if (cudaError_t e = checkUnsafeCall(cx, "cudaMallocManaged"); e != cudaSuccess) return e;
     uint64_t a = 0;
     cudaError_t e = cx.allocateManaged(size, a);
     if (e == cudaSuccess) *devPtr = reinterpret_cast<void*>(a);
     return e;
   });
-}
-
-cudaError_t cudaMallocHost(void** ptr, size_t size) {
-  if (ptr == nullptr) return Context::get().setError(cudaErrorInvalidValue);
-  *ptr = std::malloc(size == 0 ? 1 : size);
-  return *ptr != nullptr ? cudaSuccess : Context::get().setError(cudaErrorMemoryAllocation);
-}
-
-cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
-  return cudaMallocHost(pHost, size);
-}
-
-cudaError_t cudaFreeHost(void* ptr) {
-  std::free(ptr);
-  return cudaSuccess;
 }
 
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
@@ -120,33 +88,39 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  return apiCall("cudaMemcpy", cudaErrorInvalidValue,
-                 [&](Context& cx) { return copy(cx, dst, src, count, kind); });
+  return apiCall("cudaMemcpy", cudaErrorInvalidValue, [&](Context& cx) {
+    if (cudaError_t e = checkSynchronous(cx, "cudaMemcpy"); e != cudaSuccess) return e;
+    return copyMemory(cx, dst, src, count, kind);
+  });
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                             cudaStream_t stream) {
   return apiCall("cudaMemcpyAsync", cudaErrorInvalidValue, [&](Context& cx) {
-    if (!cx.isStream(stream)) return cudaErrorInvalidResourceHandle;
-    return copy(cx, dst, src, count, kind);
+    return copyOnStream(cx, "cudaMemcpyAsync", stream, copyParams1D(dst, src, count, kind));
   });
 }
 
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind) {
   return apiCall("cudaMemcpy2D", cudaErrorInvalidValue, [&](Context& cx) {
-    return copy2D(cx, dst, dpitch, src, spitch, width, height, kind);
+    if (cudaError_t e = checkSynchronous(cx, "cudaMemcpy2D"); e != cudaSuccess) return e;
+    return copyMemory2D(cx, dst, dpitch, src, spitch, width, height, kind);
   });
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
-  return apiCall("cudaMemset", cudaErrorInvalidValue,
-                 [&](Context& cx) { return fill(cx, devPtr, value, count); });
+  return apiCall("cudaMemset", cudaErrorInvalidValue, [&](Context& cx) {
+    if (cudaError_t e = checkSynchronous(cx, "cudaMemset"); e != cudaSuccess) return e;
+    return fillMemory(cx, devPtr, value, count);
+  });
 }
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  return apiCall("cudaMemsetAsync", cudaErrorInvalidValue,
-                 [&](Context& cx) { return fill(cx, devPtr, value, count); });
+  return apiCall("cudaMemsetAsync", cudaErrorInvalidValue, [&](Context& cx) {
+    cudaMemsetParams p{devPtr, count, static_cast<unsigned>(value) & 0xff, 1, count, 1};
+    return fillOnStream(cx, "cudaMemsetAsync", stream, p);
+  });
 }
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
@@ -156,7 +130,8 @@ cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count
     if (cudaError_t e = cx.symbolFor(symbol, a, size); e != cudaSuccess) return e;
     if (offset > size || count > size - offset) return cudaErrorInvalidValue;
     if (kind == cudaMemcpyDefault) kind = isDevice(cx, src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
-    return copy(cx, reinterpret_cast<void*>(a + offset), src, count, kind);
+    if (cudaError_t e = checkSynchronous(cx, "cudaMemcpyToSymbol"); e != cudaSuccess) return e;
+    return copyMemory(cx, reinterpret_cast<void*>(a + offset), src, count, kind);
   });
 }
 
@@ -167,18 +142,35 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, si
     if (cudaError_t e = cx.symbolFor(symbol, a, size); e != cudaSuccess) return e;
     if (offset > size || count > size - offset) return cudaErrorInvalidValue;
     if (kind == cudaMemcpyDefault) kind = isDevice(cx, dst) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
-    return copy(cx, dst, reinterpret_cast<const void*>(a + offset), count, kind);
+    if (cudaError_t e = checkSynchronous(cx, "cudaMemcpyFromSymbol"); e != cudaSuccess) return e;
+    return copyMemory(cx, dst, reinterpret_cast<const void*>(a + offset), count, kind);
   });
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count,
                                     size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
-  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+  const char* call = "cudaMemcpyToSymbolAsync";
+  return apiCall(call, cudaErrorInvalidValue, [&](Context& cx) {
+    uint64_t a = 0, size = 0;
+    if (cudaError_t e = cx.symbolFor(symbol, a, size); e != cudaSuccess) return e;
+    if (offset > size || count > size - offset) return cudaErrorInvalidValue;
+    if (kind == cudaMemcpyDefault) kind = isDevice(cx, src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
+    return copyOnStream(cx, call, stream,
+                        copyParams1D(reinterpret_cast<void*>(a + offset), src, count, kind));
+  });
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                       cudaMemcpyKind kind, cudaStream_t stream) {
-  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+  const char* call = "cudaMemcpyFromSymbolAsync";
+  return apiCall(call, cudaErrorInvalidValue, [&](Context& cx) {
+    uint64_t a = 0, size = 0;
+    if (cudaError_t e = cx.symbolFor(symbol, a, size); e != cudaSuccess) return e;
+    if (offset > size || count > size - offset) return cudaErrorInvalidValue;
+    if (kind == cudaMemcpyDefault) kind = isDevice(cx, dst) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
+    return copyOnStream(cx, call, stream,
+                        copyParams1D(dst, reinterpret_cast<const void*>(a + offset), count, kind));
+  });
 }
 
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {

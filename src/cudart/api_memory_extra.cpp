@@ -1,20 +1,17 @@
-// Memory calls beyond the basic copies: stream-ordered allocation, managed-memory hints, pointer
-// queries, 2D fills, host registration and peer copies (one device: a plain copy).
+// Memory calls beyond the basic copies: managed-memory hints, pointer queries, 2D fills and copies,
+// and peer copies (one device: a plain copy).
 #include <cstring>
 
 #include "cudart/api_util.h"
+#include "cudart/capture_rules.h"
+#include "cudart/memory_ops.h"
+#include "cudart/stream_copy.h"
 #include "func/device_memory.h"
 
 using namespace warpsim;
 using namespace warpsim::cudart;
 
 extern "C" {
-
-cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream) {
-  return cudaMalloc(devPtr, size);
-}
-
-cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) { return cudaFree(devPtr); }
 
 // Hints: managed memory is mirrored at every synchronisation point, so they change nothing.
 cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location,
@@ -32,7 +29,12 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
     if (attributes == nullptr) return cudaErrorInvalidValue;
     std::memset(attributes, 0, sizeof *attributes);
     attributes->device = 0;
-    if (cx.isManaged(address(ptr))) {
+    if (const HostMapping* m = cx.hostMappings().find(ptr)) {  // pinned, mapped host memory
+      attributes->type = cudaMemoryTypeHost;
+      attributes->hostPointer = const_cast<void*>(ptr);
+      attributes->devicePointer = reinterpret_cast<void*>(
+          m->registered ? m->device + (address(ptr) - m->host) : address(ptr));
+    } else if (cx.isManaged(address(ptr))) {
       attributes->type = cudaMemoryTypeManaged;
       attributes->devicePointer = const_cast<void*>(ptr);
       attributes->hostPointer = const_cast<void*>(ptr);
@@ -49,36 +51,31 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
-  if (width > pitch) return Context::get().setError(cudaErrorInvalidPitchValue);
-  for (size_t row = 0; row < height; ++row) {
-    cudaError_t e = cudaMemset(static_cast<char*>(devPtr) + row * pitch, value, width);
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
+  return apiCall("cudaMemset2D", cudaErrorInvalidValue, [&](Context& cx) {
+    if (width > pitch) return cudaErrorInvalidPitchValue;
+    if (cudaError_t e = checkUnsafeCall(cx, "cudaMemset2D"); e != cudaSuccess) return e;
+    if (cudaError_t e = checkLegacyUse(cx, "cudaMemset2D"); e != cudaSuccess) return e;
+    return fillMemory2D(cx, devPtr, pitch, static_cast<unsigned>(value), 1, width, height);
+  });
 }
 
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream) {
-  return cudaMemset2D(devPtr, pitch, value, width, height);
+  return apiCall("cudaMemset2DAsync", cudaErrorInvalidValue, [&](Context& cx) {
+    if (width > pitch) return cudaErrorInvalidPitchValue;
+    cudaMemsetParams p{devPtr, pitch, static_cast<unsigned>(value) & 0xff, 1, width, height};
+    return fillOnStream(cx, "cudaMemset2DAsync", stream, p);
+  });
 }
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
                               size_t width, size_t height, cudaMemcpyKind kind,
                               cudaStream_t stream) {
-  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
-}
-
-// Pinning is a transfer-speed hint; the memory stays host-only (kernels cannot read it).
-cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) { return cudaSuccess; }
-
-cudaError_t cudaHostUnregister(void* ptr) { return cudaSuccess; }
-
-cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
-  Context& cx = Context::get();
-  std::lock_guard<std::recursive_mutex> lock(cx.mutex());
-  return cx.fail("cudaHostGetDevicePointer", cudaErrorNotSupported,
-                 "mapped (zero-copy) host memory is not supported by warpsim; use cudaMalloc "
-                 "or cudaMallocManaged");
+  return apiCall("cudaMemcpy2DAsync", cudaErrorInvalidValue, [&](Context& cx) {
+    if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+    return copyOnStream(cx, "cudaMemcpy2DAsync", stream,
+                        copyParams2D(dst, dpitch, src, spitch, width, height, kind));
+  });
 }
 
 cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice,
@@ -96,8 +93,6 @@ cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevi
 
 }  // extern "C"
 
-WARPSIM_SAME_FUNCTION(cudaMallocAsync, cudaMallocAsync_ptsz)
-WARPSIM_SAME_FUNCTION(cudaFreeAsync, cudaFreeAsync_ptsz)
 WARPSIM_SAME_FUNCTION(cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz)
 WARPSIM_SAME_FUNCTION(cudaMemset2D, cudaMemset2D_ptds)
 WARPSIM_SAME_FUNCTION(cudaMemset2DAsync, cudaMemset2DAsync_ptsz)

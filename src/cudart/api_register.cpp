@@ -6,6 +6,8 @@
 #include <cstdlib>
 
 #include "cudart/api_util.h"
+#include "cudart/capture_rules.h"
+#include "cudart/graph_params.h"
 
 using namespace warpsim::cudart;
 
@@ -85,39 +87,79 @@ cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* hostFun) {
   return cudaSuccess;
 }
 
-cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
-                             size_t sharedMem, cudaStream_t stream) {
-  cudaError_t result = apiCall("cudaLaunchKernel", cudaErrorLaunchFailure, [&](Context& cx) {
-    if (!cx.isStream(stream)) return cudaErrorInvalidResourceHandle;
+}  // extern "C"
+
+namespace {
+
+// A launch through any entry point: `cooperative` for cudaLaunchCooperativeKernel and the
+// cooperative launch attribute (all CTAs resident at once, so grid.sync() works).
+cudaError_t launchKernel(const char* call, const void* func, dim3 gridDim, dim3 blockDim,
+                         void** args, size_t sharedMem, cudaStream_t stream, bool cooperative) {
+  cudaError_t result = apiCall(call, cudaErrorLaunchFailure, [&](Context& cx) {
+    StreamRecord* capturing = nullptr;  // a capturing stream records a kernel node instead
+    if (cudaError_t e = routeWork(cx, call, stream, capturing); e != cudaSuccess) {
+      return e;
+    }
     if (cx.stickyError() != cudaSuccess) return cx.stickyError();
+    if (capturing != nullptr) {
+      if (cooperative) {  // graph kernel nodes carry no cooperative attribute here
+        capturing->capture->invalidated = true;
+        return cx.fail(call, cudaErrorStreamCaptureUnsupported,
+                       "capturing a cooperative launch is not supported by warpsim");
+      }
+      Work w;
+      cudaError_t e = makeKernelWork(cx, call, func, gridDim, blockDim, sharedMem,
+                                     args, nullptr, w);
+      if (e != cudaSuccess) {  // the reason is printed; an invalid operation ends the capture
+        capturing->capture->invalidated = true;
+        return e;
+      }
+      cx.captures().record(*capturing, cudaGraphNodeTypeKernel, std::move(w));
+      return cudaSuccess;
+    }
     KernelRecord* k = nullptr;
-    if (cudaError_t e = cx.kernelFor("cudaLaunchKernel", func, k); e != cudaSuccess) return e;
-    return cx.launch(*k, gridDim, blockDim, args, sharedMem);
+    if (cudaError_t e = cx.kernelFor(call, func, k); e != cudaSuccess) return e;
+    return cx.launch(*k, gridDim, blockDim, args, sharedMem, cooperative);
   });
   // The fault's one-line message is already on stderr.
   if (Context::get().faultEndsProcess()) std::exit(1);
   return result;
 }
 
-// Extensible launch: attributes that are scheduling hints are accepted; thread-block clusters
-// and cooperative launches are not simulated.
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                             size_t sharedMem, cudaStream_t stream) {
+  return launchKernel("cudaLaunchKernel", func, gridDim, blockDim, args, sharedMem, stream, false);
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                        size_t sharedMem, cudaStream_t stream) {
+  return launchKernel("cudaLaunchCooperativeKernel", func, gridDim, blockDim, args, sharedMem,
+                      stream, true);
+}
+
+// Extensible launch: attributes that are scheduling hints are accepted, cooperative launches
+// run as cudaLaunchCooperativeKernel; thread-block clusters are not simulated.
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
   if (config == nullptr) return Context::get().setError(cudaErrorInvalidValue);
+  bool cooperative = false;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const cudaLaunchAttribute& a = config->attrs[i];
-    bool cluster = a.id == cudaLaunchAttributeClusterDimension &&
-                   a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1;
-    bool cooperative = a.id == cudaLaunchAttributeCooperative && a.val.cooperative != 0;
-    if (cluster || cooperative) {
+    if (a.id == cudaLaunchAttributeCooperative) cooperative = a.val.cooperative != 0;
+    if (a.id == cudaLaunchAttributeClusterDimension &&
+        a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1) {
       Context& cx = Context::get();
       std::lock_guard<std::recursive_mutex> lock(cx.mutex());
       return cx.fail("cudaLaunchKernelExC", cudaErrorNotSupported,
-                     cluster ? "thread-block clusters are not supported by warpsim"
-                             : "cooperative launches are not supported by warpsim");
+                     "thread-block clusters are not supported by warpsim");
     }
   }
-  return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                          config->stream);
+  return launchKernel(cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel", func,
+                      config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                      config->stream, cooperative);
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
@@ -136,3 +178,4 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 bloc
 
 WARPSIM_SAME_FUNCTION(cudaLaunchKernel, cudaLaunchKernel_ptsz)
 WARPSIM_SAME_FUNCTION(cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz)
+WARPSIM_SAME_FUNCTION(cudaLaunchCooperativeKernel, cudaLaunchCooperativeKernel_ptsz)

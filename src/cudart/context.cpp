@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "config/config.h"
 #include "cudart/fatbin.h"
 #include "cudart/host_range.h"
 #include "func/device_memory.h"
@@ -29,6 +30,16 @@ Context& Context::get() {
   return context;
 }
 
+// Owned by the exit hook (it outlives the Context): whether a launch read uninitialised memory.
+struct Context::InitcheckExit {
+  bool found = false;
+  static void atExit(int status, void* self) {
+    if (status != 0 || !static_cast<InitcheckExit*>(self)->found) return;
+    std::fflush(nullptr);
+    std::_Exit(1);  // as compute-sanitizer --error-exitcode 1 would
+  }
+};
+
 Context::Context() : options_(Options::fromEnvironment()) {
   runtime::DeviceOptions d;  // memory capacity: the configuration's
   d.numSms = options_.numSms;
@@ -40,6 +51,8 @@ Context::Context() : options_(Options::fromEnvironment()) {
   d.collectStats = !options_.statsFile.empty();
   d.resources = options_.usePtxas ? runtime::DeviceOptions::Resources::Auto
                                   : runtime::DeviceOptions::Resources::Estimate;
+  d.memcheck = options_.memcheck;
+  d.initcheck = options_.initcheck;
   try {
     device_ = std::make_unique<runtime::Device>(d);
   } catch (const std::exception& e) {
@@ -52,7 +65,14 @@ Context::Context() : options_(Options::fromEnvironment()) {
     std::exit(1);
   }
   reserveDeviceRange();
+  if (options_.initcheck) {
+    // Registered now, before the static Context's destructor is: it runs after that (statistics
+    // written), with the status the program exits with.
+    initcheckExit_ = new InitcheckExit;
+    on_exit(&InitcheckExit::atExit, initcheckExit_);
+  }
 }
+
 
 Context::~Context() {
   if (!options_.statsFile.empty()) writeStats();
@@ -60,21 +80,16 @@ Context::~Context() {
 
 void Context::reserveDeviceRange() {
   // Device addresses start at kBaseAddress and only grow. Reserve the first stretch of the host
-  // address space at or above it that is free for the whole capacity, and move the device's
-  // allocator there (an allocation spanning the gap, released at once: the capacity returns,
-  // the addresses stay used), so that every device address is free in the host as well.
+  // address space at or above it that is free for the whole capacity (and the driver's chunk
+  // and the 2 MiB alignment of the layout, func/allocation_layout.h), and move the device's
+  // address space there, so that every device address is free in the host as well.
   const uint64_t base = func::DeviceMemory::kBaseAddress;
-  const uint64_t bytes = device_->memory().capacity();
+  const uint64_t bytes = device_->memory().capacity() + 2 * func::AllocationLayout::kChunkBytes;
   uint64_t start = reserveHostRange(base, bytes);
   if (start == 0) return;
-  if (start > base) {
-    func::DeviceMemory& m = device_->memory();
-    uint64_t gap = m.allocate(start - base);
-    if (gap == 0 || gap + start - base != start) {
-      munmap(reinterpret_cast<void*>(start), bytes);
-      return;
-    }
-    m.release(gap);
+  if (!device_->memory().relocate(start)) {
+    munmap(reinterpret_cast<void*>(start), bytes);
+    return;
   }
   reservedStart_ = start;
   reservedBytes_ = bytes;
@@ -136,11 +151,12 @@ cudaError_t Context::ensureLoaded(FatbinRecord& fatbin) {
   try {
     const void* end = fatbin.data != nullptr ? loadedSegmentEnd(fatbin.data) : nullptr;
     if (end == nullptr) throw std::runtime_error("fat binary: not inside a loaded segment");
-    std::vector<FatbinEntry> entries = readFatbin(fatbin.wrapper, others, end);
-    for (const FatbinEntry* e : ptxCandidates(entries)) {
+    // One unit, or several linked ones (-rdc=true).
+    std::vector<std::vector<FatbinEntry>> units = readFatbinUnits(fatbin.wrapper, others, end);
+    for (uint32_t arch : commonPtxArchs(units)) {
       try {
-        fatbin.module = device_->loadModule(e->ptx, fmt::format("compute_{}.ptx", e->arch));
-        fatbin.ptxArch = e->arch;
+        fatbin.module = loadFatbinPtx(*device_, units, arch);
+        fatbin.ptxArch = arch;
         break;
       } catch (const runtime::Error& err) {
         if (firstError.empty()) firstError = err.what();
@@ -210,9 +226,12 @@ cudaError_t Context::symbolFor(const void* hostVar, uint64_t& address, uint64_t&
   return cudaSuccess;
 }
 
-cudaError_t Context::launch(KernelRecord& k, dim3 grid, dim3 block, void** args, size_t shared) {
+cudaError_t Context::launch(KernelRecord& k, dim3 grid, dim3 block, void** args, size_t shared,
+                            bool cooperative) {
   const ir::Function& fn = k.kernel->function();
+  const char* call = cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel";
   func::LaunchConfig config;
+  config.cooperative = cooperative;
   config.grid = {grid.x, grid.y, grid.z};
   config.block = {block.x, block.y, block.z};
   config.dynamicSharedBytes = static_cast<uint32_t>(shared);
@@ -220,14 +239,14 @@ cudaError_t Context::launch(KernelRecord& k, dim3 grid, dim3 block, void** args,
   for (size_t i = 0; i < fn.params.size(); ++i) {
     const ir::Param& p = fn.params[i];
     if (args == nullptr || args[i] == nullptr) {
-      return fail("cudaLaunchKernel", cudaErrorInvalidValue,
+      return fail(call, cudaErrorInvalidValue,
                   fmt::format("kernel '{}': argument {} is missing", k.name, i));
     }
     std::memcpy(config.params.data() + p.offset, args[i], p.size);
   }
   const runtime::GpuProperties& gpu = device_->properties();
   if (uint64_t threads = uint64_t{block.x} * block.y * block.z; threads > gpu.maxThreadsPerBlock) {
-    return fail("cudaLaunchKernel", cudaErrorInvalidConfiguration,
+    return fail(call, cudaErrorInvalidConfiguration,
                 fmt::format("kernel '{}': block of {} threads exceeds the device's limit of {}",
                             k.name, threads, gpu.maxThreadsPerBlock));
   }
@@ -236,12 +255,18 @@ cudaError_t Context::launch(KernelRecord& k, dim3 grid, dim3 block, void** args,
   run.maxSharedBytesPerCta = std::min(run.maxSharedBytesPerCta, gpu.sharedBytesPerBlock);
   if (std::string why = func::validateLaunch(k.kernel->program(), k.kernel->index(), config, run);
       !why.empty()) {
-    return fail("cudaLaunchKernel", cudaErrorInvalidConfiguration, why);
+    return fail(call, cudaErrorInvalidConfiguration, why);
+  }
+  if (cooperative) {
+    if (std::string why = device_->cooperativeLimit(*k.kernel, config); !why.empty()) {
+      return fail(call, cudaErrorCooperativeLaunchTooLarge, why);
+    }
   }
   pushManaged();
   runtime::LaunchReport report = device_->run(*k.kernel, config);
   std::fflush(stdout);
   pullManaged();
+  if (initcheckExit_ && report.memory.uninitialisedReads.count != 0) initcheckExit_->found = true;
   clockNs_ += launchNs(report);
   if (!report.result.ok) {
     std::string line = report.result.error.substr(0, report.result.error.find('\n'));
@@ -307,17 +332,35 @@ void Context::pushManaged() {
   for (auto [address, bytes] : managed_) {
     device_->memcpyHtoD(address, reinterpret_cast<const void*>(address), bytes);
   }
+  hostMappings_.push(*device_);  // memory registered with cudaHostRegisterMapped
 }
 
 void Context::pullManaged() {
   for (auto [address, bytes] : managed_) {
     device_->memcpyDtoH(reinterpret_cast<void*>(address), address, bytes);
   }
+  hostMappings_.pull(*device_);
 }
 
-cudaStream_t Context::newStream() {
-  streams_.push_back(std::make_unique<char>(0));
+MemPools& Context::pools() {
+  if (!pools_) pools_ = std::make_unique<MemPools>(device_->memory());
+  return *pools_;
+}
+
+cudaStream_t Context::newStream(unsigned flags, int priority) {
+  streams_.push_back(std::make_unique<StreamRecord>());
+  streams_.back()->flags = flags;
+  streams_.back()->priority = priority;
   return reinterpret_cast<cudaStream_t>(streams_.back().get());
+}
+
+StreamRecord* Context::stream(cudaStream_t s) {
+  if (s == nullptr || s == cudaStreamLegacy) return &legacyStream_;
+  if (s == cudaStreamPerThread) return &perThreadStream_;
+  for (const auto& p : streams_) {
+    if (reinterpret_cast<cudaStream_t>(p.get()) == s) return p.get();
+  }
+  return nullptr;
 }
 
 bool Context::isStream(cudaStream_t s) const {
@@ -331,6 +374,7 @@ bool Context::destroyStream(cudaStream_t s) {
     return reinterpret_cast<cudaStream_t>(p.get()) == s;
   });
   if (it == streams_.end()) return false;
+  captures_.leave(**it);
   streams_.erase(it);
   return true;
 }
@@ -376,7 +420,7 @@ void Context::writeStats() const {
   doc["warpsim_version"] = WARPSIM_VERSION;
   doc["program"] = program_invocation_name;
   doc["mode"] = device_->options().mode;
-  doc["config"] = {{"name", options_.config.empty() ? "default" : options_.config},
+  doc["config"] = {{"name", device_->configTree()->name()},
                    {"overlays", options_.overlays},
                    {"sets", options_.sets},
                    {"sms", device_->properties().numSms},

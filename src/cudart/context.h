@@ -17,7 +17,7 @@
 // there, so device addresses are never host addresses. A managed allocation makes its pages
 // host-accessible at the very address the device uses, and the two copies are mirrored: the
 // host copy is written to device memory before every launch, copy and memset, and read back
-// after. Device addresses only grow; a managed allocation past the reserved stretch maps its
+// after. Device addresses are never reused; a managed allocation past the reserved stretch maps its
 // pages on demand, and fails with cudaErrorMemoryAllocation and a message when the host has
 // something there.
 #pragma once
@@ -32,6 +32,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cudart/capture.h"
+#include "cudart/graph_exec.h"
+#include "cudart/host_mappings.h"
+#include "cudart/mem_pools.h"
 #include "cudart/options.h"
 #include "runtime/device.h"
 
@@ -69,6 +73,9 @@ struct EventRecord {
   bool timing = true;                  // false: created with cudaEventDisableTiming
   bool recorded = false;
   uint64_t timeNs = 0;
+  // Last recorded in a capture sequence (capture.h): its id and the nodes a wait then follows.
+  uint64_t captureId = 0;
+  std::vector<GraphNode*> captureNodes;
 };
 
 class Context {
@@ -96,7 +103,10 @@ class Context {
   // Device address and size of a registered variable (host shadow address).
   cudaError_t symbolFor(const void* hostVar, uint64_t& address, uint64_t& size);
 
-  cudaError_t launch(KernelRecord& kernel, dim3 grid, dim3 block, void** args, size_t shared);
+  // `cooperative`: cudaLaunchCooperativeKernel (all CTAs resident at once, grid.sync() works);
+  // a grid larger than the GPU holds at once fails with cudaErrorCooperativeLaunchTooLarge.
+  cudaError_t launch(KernelRecord& kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                     bool cooperative = false);
 
   // Error state: the last error (reset by cudaGetLastError) and the sticky fault.
   cudaError_t setError(cudaError_t e) {
@@ -128,13 +138,16 @@ class Context {
   void pullManaged();   // device copy -> host
 
   uint64_t nowNs() const { return clockNs_; }
-  cudaStream_t newStream();
+  cudaStream_t newStream(unsigned flags = 0, int priority = 0);
   bool destroyStream(cudaStream_t s);
   bool isStream(cudaStream_t s) const;
+  // The record behind a stream handle (the default streams included), or nullptr.
+  StreamRecord* stream(cudaStream_t s);
   EventRecord* newEvent();
   bool destroyEvent(EventRecord* e);
   bool isEvent(const EventRecord* e) const;
   int currentDevice = 0;
+  unsigned deviceFlags = 0;  // cudaSetDeviceFlags
 
  private:
   Context();
@@ -159,9 +172,29 @@ class Context {
   uint64_t reservedStart_ = 0;                              // 0: nothing reserved
   uint64_t reservedBytes_ = 0;
   uint64_t clockNs_ = 0;
-  std::vector<std::unique_ptr<char>> streams_;
+  std::vector<std::unique_ptr<StreamRecord>> streams_;
+  StreamRecord legacyStream_{true};  // the NULL stream (cudaStreamLegacy)
+  StreamRecord perThreadStream_;  // cudaStreamPerThread
   std::vector<std::unique_ptr<EventRecord>> events_;
   std::vector<runtime::LaunchReport> reports_;              // kept only for WARPSIM_STATS
+  // WARPSIM_INITCHECK: the exit hook that turns status 0 into 1 after uninitialised reads.
+  struct InitcheckExit;
+  InitcheckExit* initcheckExit_ = nullptr;
+
+ public:
+  // Stream capture, pinned host memory, memory pools and graphs (capture.h, host_mappings.h,
+  // mem_pools.h, graph_exec.h).
+  Captures& captures() { return captures_; }
+  HostMappings& hostMappings() { return hostMappings_; }
+  MemPools& pools();
+  GraphState& graphs() { return graphs_; }
+
+ private:
+  // Declared last, so destroyed first: graphs before the pools their allocations return to.
+  Captures captures_;
+  HostMappings hostMappings_;
+  std::unique_ptr<MemPools> pools_;  // made on first use (the device's addresses are settled)
+  GraphState graphs_;
 };
 
 }  // namespace warpsim::cudart

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "runtime/device.h"
+
 namespace warpsim::cudart {
 
 namespace {
@@ -127,12 +129,11 @@ const void* loadedSegmentEnd(const void* p) {
   return reinterpret_cast<const void*>(q.end);
 }
 
-std::vector<FatbinEntry> readFatbin(const void* wrapper, const std::vector<const void*>& stopAt,
-                                    const void* endOfMemory) {
-  const void* data = fatbinData(wrapper);
-  if (data == nullptr) {
-    throw std::runtime_error("fat binary: bad wrapper (magic is not 0x466243b1)");
-  }
+namespace {
+
+// The entries of the containers chained from `data` (see readFatbin).
+std::vector<FatbinEntry> readContainers(const void* data, const std::vector<const void*>& stopAt,
+                                        const void* endOfMemory) {
   std::vector<FatbinEntry> entries;
   const auto* p = static_cast<const uint8_t*>(data);
   const auto* limit = static_cast<const uint8_t*>(endOfMemory);
@@ -156,6 +157,90 @@ std::vector<FatbinEntry> readFatbin(const void* wrapper, const std::vector<const
     p += next;
   }
   return entries;
+}
+
+constexpr uint32_t kLinkedVersion = 2;
+constexpr size_t kMaxUnits = 1 << 16;
+
+}  // namespace
+
+std::vector<FatbinEntry> readFatbin(const void* wrapper, const std::vector<const void*>& stopAt,
+                                    const void* endOfMemory) {
+  const void* data = fatbinData(wrapper);
+  if (data == nullptr) {
+    throw std::runtime_error("fat binary: bad wrapper (magic is not 0x466243b1)");
+  }
+  return readContainers(data, stopAt, endOfMemory);
+}
+
+std::vector<const void*> prelinkedFatbins(const void* wrapper) {
+  std::vector<const void*> units;
+  if (fatbinData(wrapper) == nullptr) return units;
+  const auto* w = static_cast<const uint8_t*>(wrapper);
+  if (load<uint32_t>(w + 4) != kLinkedVersion) return units;
+  const auto* list = reinterpret_cast<const uint8_t*>(load<uint64_t>(w + 16));
+  const auto* end = static_cast<const uint8_t*>(loadedSegmentEnd(list));
+  for (const uint8_t* p = list;; p += 8) {
+    if (end == nullptr || end - p < 8 || units.size() == kMaxUnits) {
+      throw std::runtime_error("fat binary: malformed list of the linked translation units (-rdc=true)");
+    }
+    const auto* unit = reinterpret_cast<const void*>(load<uint64_t>(p));
+    if (unit == nullptr) break;
+    units.push_back(unit);
+  }
+  return units;
+}
+
+std::vector<std::vector<FatbinEntry>> readFatbinUnits(const void* wrapper,
+                                                      const std::vector<const void*>& stopAt,
+                                                      const void* end) {
+  const std::vector<const void*> units = prelinkedFatbins(wrapper);
+  if (units.empty()) return {readFatbin(wrapper, stopAt, end)};
+  std::vector<const void*> stops = stopAt;
+  stops.insert(stops.end(), units.begin(), units.end());
+  std::vector<std::vector<FatbinEntry>> out;
+  for (const void* unit : units) {
+    const void* unitEnd = loadedSegmentEnd(unit);
+    if (unitEnd == nullptr) {
+      throw std::runtime_error("fat binary: a linked translation unit lies outside the loaded program");
+    }
+    out.push_back(readContainers(unit, stops, unitEnd));
+  }
+  return out;
+}
+
+std::vector<uint32_t> commonPtxArchs(const std::vector<std::vector<FatbinEntry>>& units,
+                                     uint32_t maxArch) {
+  std::vector<uint32_t> archs;
+  for (const FatbinEntry* e : ptxCandidates(units.at(0), maxArch)) archs.push_back(e->arch);
+  for (size_t u = 1; u < units.size(); ++u) {
+    std::vector<uint32_t> have;
+    for (const FatbinEntry* e : ptxCandidates(units[u], maxArch)) have.push_back(e->arch);
+    std::erase_if(archs, [&](uint32_t a) { return std::find(have.begin(), have.end(), a) == have.end(); });
+  }
+  if (archs.empty()) {
+    throw std::runtime_error(fmt::format(
+        "the {} translation units linked with -rdc=true embed PTX of no common architecture <= "
+        "compute_{}; rebuild them all with the same -gencode arch=compute_XX,code=compute_XX",
+        units.size(), maxArch));
+  }
+  archs.erase(std::unique(archs.begin(), archs.end()), archs.end());
+  return archs;
+}
+
+std::string_view ptxOf(const std::vector<FatbinEntry>& unit, uint32_t arch) {
+  for (const FatbinEntry& e : unit)
+    if (e.kind == FatbinEntry::Kind::Ptx && e.arch == arch) return e.ptx;
+  return {};
+}
+
+runtime::Module loadFatbinPtx(runtime::Device& device,
+                              const std::vector<std::vector<FatbinEntry>>& units, uint32_t arch) {
+  if (units.size() == 1) return device.loadModule(ptxOf(units[0], arch), fmt::format("compute_{}.ptx", arch));
+  std::vector<ptx::Unit> texts;
+  for (size_t u = 0; u < units.size(); ++u)
+    texts.push_back({ptxOf(units[u], arch), fmt::format("compute_{}.unit{}.ptx", arch, u + 1)});
+  return device.loadLinkedModule(texts, fmt::format("compute_{}.linked.ptx", arch));
 }
 
 std::vector<const FatbinEntry*> ptxCandidates(const std::vector<FatbinEntry>& entries,

@@ -2,7 +2,10 @@
 //
 // Layout (little-endian, found by inspecting nvcc 13 output):
 //   wrapper (what __cudaRegisterFatBinary receives): u32 magic 0x466243b1, u32 version,
-//     u64 address of the first container, u64 unused.
+//     u64 address of the first container, u64 unused (version 1). Version 2 is what the device
+//     link step of nvcc -rdc=true registers: its containers hold the linked SASS only, and its
+//     last field is the address of a NULL-terminated array of the translation units' first
+//     containers (their fat binaries, with each unit's PTX).
 //   container: u32 magic 0xBA55ED50, u16 version, u16 header size, u64 bytes of entries that
 //     follow the header. Containers are chained back to back (8-byte aligned); nvcc places an
 //     empty one or a SASS-only one before the container holding the PTX.
@@ -14,7 +17,13 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+namespace warpsim::runtime {
+class Device;
+class Module;
+}
 
 namespace warpsim::cudart {
 
@@ -39,6 +48,32 @@ const void* loadedSegmentEnd(const void* p);
 
 // The address of the first container of `wrapper` (nullptr when the wrapper is malformed).
 const void* fatbinData(const void* wrapper);
+
+// The fat binaries of the translation units of a linked wrapper (version 2, see above): the
+// address of each one's first container, in order. Empty for an ordinary wrapper; throws
+// std::runtime_error when the list is malformed.
+std::vector<const void*> prelinkedFatbins(const void* wrapper);
+
+// The entries of a registered wrapper by translation unit: readFatbin's for an ordinary wrapper
+// (one unit), those of every prelinked fat binary for a linked one (each read like readFatbin,
+// stopping also at the other units' containers).
+std::vector<std::vector<FatbinEntry>> readFatbinUnits(const void* wrapper,
+                                                      const std::vector<const void*>& stopAt,
+                                                      const void* end);
+
+// The architectures whose PTX every unit has, <= maxArch, highest first: the PTX to try, in
+// order. Throws std::runtime_error explaining how to rebuild when there is none (as
+// ptxCandidates).
+std::vector<uint32_t> commonPtxArchs(const std::vector<std::vector<FatbinEntry>>& units,
+                                     uint32_t maxArch = 90);
+// The PTX text of `arch` in one unit's entries (empty when it has none).
+std::string_view ptxOf(const std::vector<FatbinEntry>& unit, uint32_t arch);
+
+// Loads the PTX of `arch` of every unit: one unit as a module named "compute_<arch>.ptx",
+// several linked (Device::loadLinkedModule) into "compute_<arch>.linked.ptx", the units named
+// "compute_<arch>.unit<N>.ptx" in registration order. Throws runtime::Error.
+runtime::Module loadFatbinPtx(runtime::Device& device,
+                              const std::vector<std::vector<FatbinEntry>>& units, uint32_t arch);
 
 // The PTX entries with arch <= maxArch, highest arch first (the caller takes the first one its
 // parser accepts). Throws std::runtime_error explaining how to rebuild when there is none

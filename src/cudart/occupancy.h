@@ -1,7 +1,9 @@
 // How many CTAs of a kernel fit on one SM at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor):
 // the smallest of the limits set by the SM's threads (whole warps), registers, shared memory
 // and CTA slots, from the simulated GPU's properties. Registers are counted per thread over the
-// CTA's whole warps, with no allocation granularity; 0 when one CTA alone does not fit.
+// CTA's whole warps, with no allocation granularity; 0 when one CTA alone does not fit. The
+// calculation itself is runtime::ctasPerSm (runtime/occupancy.h), which functional mode's
+// cooperative-launch limit uses too.
 #pragma once
 #include <cstdint>
 

@@ -74,6 +74,8 @@ Options Options::fromEnvironment(const char* (*lookup)(const char*)) {
   o.maxWarpInstructions = env.number("WARPSIM_MAX_WARP_INSTRUCTIONS", 0);
   if (const char* v = env.get("WARPSIM_RESOURCES")) o.usePtxas = std::strcmp(v, "ptxas") == 0;
   if (const char* v = env.get("WARPSIM_FAULT")) o.exitOnFault = std::strcmp(v, "error") != 0;
+  if (const char* v = env.get("WARPSIM_MEMCHECK")) o.memcheck = std::strcmp(v, "0") != 0;
+  if (const char* v = env.get("WARPSIM_INITCHECK")) o.initcheck = std::strcmp(v, "0") != 0;
   return o;
 }
 

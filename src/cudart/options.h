@@ -14,6 +14,11 @@
 //                           bad accesses, else cudaErrorLaunchFailure) that launches and
 //                           synchronisations return, instead of exiting with status 1; the
 //                           one-line message is printed either way
+//   WARPSIM_MEMCHECK=1      an access outside every allocation is a fault (by default it works
+//                           as on a GPU when it stays in mapped memory, and each launch that made
+//                           any prints one warning line)
+//   WARPSIM_INITCHECK=1     report reads of device memory never written, one line per launch; the
+//                           process then exits with status 1 where it would have exited with 0
 // A malformed value is reported on one line of stderr and its default is used.
 #pragma once
 #include <cstdint>
@@ -33,6 +38,8 @@ struct Options {
   uint64_t maxWarpInstructions = 0;
   bool usePtxas = false;
   bool exitOnFault = true;
+  bool memcheck = false;
+  bool initcheck = false;
 
   // `lookup` returns the value of a variable or nullptr (std::getenv by default).
   static Options fromEnvironment(const char* (*lookup)(const char*) = nullptr);

@@ -66,6 +66,18 @@ TEST(CudartOptions, BadValuesFallBackToDefaults) {
   EXPECT_NE(err.find("WARPSIM_SMS=-3 is not a whole number"), std::string::npos);
 }
 
+TEST(CudartOptions, MemoryChecks) {
+  Options off = parse({});
+  EXPECT_FALSE(off.memcheck);
+  EXPECT_FALSE(off.initcheck);
+  Options on = parse({{"WARPSIM_MEMCHECK", "1"}, {"WARPSIM_INITCHECK", "yes"}});
+  EXPECT_TRUE(on.memcheck);
+  EXPECT_TRUE(on.initcheck);
+  Options zero = parse({{"WARPSIM_MEMCHECK", "0"}, {"WARPSIM_INITCHECK", "0"}});
+  EXPECT_FALSE(zero.memcheck);
+  EXPECT_FALSE(zero.initcheck);
+}
+
 TEST(CudartOptions, SplitList) {
   EXPECT_EQ(splitList("a;b", ";"), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(splitList(" a = 1 ;; ", ";"), (std::vector<std::string>{"a = 1"}));

@@ -10,6 +10,13 @@
 //
 // The windows lie far below DeviceMemory::kBaseAddress, so no device allocation overlaps them,
 // and a null pointer is a global address that no allocation contains.
+//
+// Address width: shared, local and parameter addresses are 32 bits wide. PTX zero-extends an
+// address to the width of its state space and truncates a wider register ("Addresses as
+// Operands" in the PTX ISA), so the address of an access in one of those spaces is computed
+// modulo 2^32: nvcc relies on it, keeping shared pointers in 32-bit registers that may hold
+// `base - 60` and then reading [reg+64] (= base + 4). Global and const addresses (const data
+// lives in device memory here) and generic addresses are 64 bits wide.
 #pragma once
 #include <cstdint>
 
@@ -28,6 +35,18 @@ constexpr ir::Space genericSpace(uint64_t addr) {
   if (addr - kSharedWindow < kWindowSize) return ir::Space::Shared;
   if (addr - kParamWindow < kWindowSize) return ir::Space::KernelParam;
   return ir::Space::Global;
+}
+
+// The mask an address in `space` is reduced by: 2^32 - 1 for the 32-bit spaces (shared, local,
+// kernel and function parameters), all ones for global, const and generic addresses.
+constexpr uint64_t addressMask(ir::Space space) {
+  switch (space) {
+    case ir::Space::Shared:
+    case ir::Space::Local:
+    case ir::Space::KernelParam:
+    case ir::Space::FrameParam: return kWindowSize - 1;
+    default: return ~uint64_t{0};
+  }
 }
 
 // The base of the window of `space` (0 for global and const, whose addresses are generic already).

@@ -1,13 +1,16 @@
 // One CTA: its warps, its shared memory and its 16 named barriers.
 //
-// Barriers count warps, as PTX specifies (a warp's arrival stands for all its non-exited
-// threads): bar.sync/barrier.sync without a thread count waits for every warp that still has
-// live lanes; with a count b it waits for b/32 warps. bar.arrive counts without waiting;
-// bar.red.{popc,and,or} reduces the predicate over the executing lanes of all arriving warps and
-// gives the result to every waiting warp.
+// Barriers count warps, as PTX specifies (a warp arrives once all its non-exited threads have,
+// see warp_barrier.cpp): bar.sync/barrier.sync without a thread count waits for every warp that
+// still has live lanes; with a count b it waits for b/32 warps. bar.arrive counts without
+// waiting; bar.red.{popc,and,or} reduces the predicate over the executing lanes of all arriving
+// warps and gives the result to every waiting warp.
 //
-// runToCompletion() interleaves warps round-robin, each running until it blocks at a barrier or
-// exits; a CTA whose remaining warps all wait is deadlocked. A timing model instead calls
+// runToCompletion() interleaves the warps as a GPU's warp scheduler does: round robin over the
+// warps that can run, each executing RunOptions::warpQuantum instructions per turn (one by
+// default), so warps advance nearly in lockstep and programs with benign races between warps
+// (several warps updating one element, a missing __syncthreads() between phases) see what a GPU
+// shows them. A CTA whose remaining warps all wait is deadlocked. A timing model instead calls
 // warp(i).step() in its own order; barrier bookkeeping happens inside step().
 #pragma once
 #include <cstdint>
@@ -41,19 +44,25 @@ class Cta {
   void setSmId(uint32_t sm) { smId_ = sm; }
   bool done() const { return liveWarps_ == 0; }
 
-  // Runs every warp to its end. Returns false with *error set on a fault, a deadlock or the
-  // instruction limit. With an observer, every instruction goes through step() with a record.
+  // Runs every warp to its end, interleaved (above). Returns false with *error set on a fault, a
+  // deadlock or the instruction limit. With an observer, every instruction goes through step()
+  // with a record.
   bool runToCompletion(std::string* error);
+  // One round of runToCompletion: every warp that can run when the round starts takes its turn.
+  // A cooperative launch (functional_gpu.cpp) interleaves the CTAs of its grid round by round.
+  // Returns false with *error set on a fault or the instruction limit; deadlocks are the
+  // caller's to detect (!runnable() && !done()).
+  bool runRound(ExecRecord& record, std::string* error);
+  // Whether some warp can run (has not exited and does not wait at a barrier).
+  bool runnable() const { return ready_ != 0; }
 
   uint8_t* shared() { return shared_.data(); }
   uint32_t sharedBytes() const { return static_cast<uint32_t>(shared_.size()); }
 
   // ---- executor-facing ------------------------------------------------------------------
-  // A warp arrives at barrier `id` with its executing lanes `mask`. countWarps = 0: all live
-  // warps. For bar.red, `predMask` holds the executing lanes' predicate values and `in` is the
-  // instruction whose destination receives the result.
-  void barrierArrive(Warp& w, unsigned id, uint32_t countWarps, ir::BarOp op, uint32_t mask,
-                     uint32_t predMask, const ir::Instr* in);
+  // Warp w arrives at a barrier (all its non-exited lanes have): it is counted, and unless it
+  // only arrives (bar.arrive) it waits until the barrier completes.
+  void barrierArrive(Warp& w, const BarrierArrival& arrival);
   // A warp's last lane exited: barriers waiting for all live warps may now complete.
   void onWarpDone(Warp& w);
   // Multi-line deadlock report (first line a summary).
@@ -70,6 +79,9 @@ class Cta {
   };
   void tryComplete(unsigned id);
   void setId(uint32_t ctaLinear);
+  uint32_t allWarpsMask() const;
+  std::string describeWarp(const Warp& w) const;
+  bool limitError(const Warp& w, std::string* error) const;
 
   GridContext* grid_;
   uint32_t ctaLinear_;
@@ -79,9 +91,7 @@ class Cta {
   std::vector<std::unique_ptr<Warp>> warps_;
   std::vector<uint8_t> shared_;
   Barrier barriers_[kNumBarriers];
-  // Per warp: the bar.red instruction and lanes waiting for a reduction result.
-  std::vector<const ir::Instr*> pendingRed_;
-  std::vector<uint32_t> pendingRedMask_;
+  uint32_t ready_ = 0;  // bit set of warps that can run (not exited, not waiting at a barrier)
 };
 
 }  // namespace warpsim::func

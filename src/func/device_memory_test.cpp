@@ -1,4 +1,5 @@
-// DeviceMemory: allocation, capacity, host access checks, sparse pages.
+// DeviceMemory: allocation, capacity, host access checks, sparse pages, mapped chunks and
+// initialisation tracking.
 #include "func/device_memory.h"
 
 #include <gtest/gtest.h>
@@ -14,7 +15,7 @@ TEST(DeviceMemory, AllocationsAreAlignedDisjointAndNeverNull) {
   uint64_t a = m.allocate(100);
   uint64_t b = m.allocate(1, 4096);
   uint64_t c = m.allocate(0);
-  EXPECT_EQ(a, DeviceMemory::kBaseAddress);
+  EXPECT_EQ(a, DeviceMemory::kBaseAddress + AllocationLayout::kDriverBytes);  // after the driver's chunk
   EXPECT_EQ(a % 256, 0u);
   EXPECT_EQ(b % 4096, 0u);
   EXPECT_GE(b, a + 100);
@@ -82,7 +83,7 @@ TEST(DeviceMemory, UnmappedHostAccessThrowsNamingTheAddress) {
     m.read(a + 16, &x, 4);
     FAIL() << "no exception";
   } catch (const MemoryError& e) {
-    EXPECT_EQ(std::string(e.what()), "read of 4 bytes at device address 0x7f0000000010: not inside a live allocation");
+    EXPECT_EQ(std::string(e.what()), "read of 4 bytes at device address 0x7f0000200010: not inside a live allocation");
   }
   EXPECT_THROW(m.write(a + 14, &x, 4), MemoryError);  // straddles the end
   EXPECT_THROW(m.fill(0, 0, 1), MemoryError);
@@ -106,11 +107,14 @@ TEST(DeviceMemory, EngineTranslationSeesHostWrites) {
   EXPECT_EQ(got, 0xDEADBEEFu);
 }
 
-TEST(DeviceMemory, ReleasedPagesAreDroppedUnlessShared) {
+// Freeing one allocation of a chunk keeps the chunk (and its other allocations' data); the freed
+// addresses are never handed out again.
+TEST(DeviceMemory, ReleasedAllocationsAreNeverReused) {
   DeviceMemory m;
   const uint64_t big = 4 * DeviceMemory::kPageSize;
   uint64_t a = m.allocate(big);
-  uint64_t b = m.allocate(16);  // shares a's last page? no: a ends on a page boundary
+  uint64_t b = m.allocate(16);  // packed right after a, in the same chunk
+  EXPECT_EQ(b, a + big);
   m.fill(a, 1, big);
   m.fill(b, 2, 16);
   EXPECT_TRUE(m.release(a));
@@ -123,6 +127,78 @@ TEST(DeviceMemory, ReleasedPagesAreDroppedUnlessShared) {
   std::vector<uint8_t> v(big, 9);
   m.read(c, v.data(), big);
   for (uint8_t y : v) ASSERT_EQ(y, 0);
+}
+
+// Memory outside allocations but inside mapped chunks is backed (the engine reads and writes it);
+// the host accessors still refuse it, as cudaMemcpy does.
+TEST(DeviceMemory, ChunksAroundAllocationsAreBackedButNotHostAccessible) {
+  DeviceMemory m;
+  const uint64_t a = m.allocate(400);
+  EXPECT_TRUE(m.isBacked(a - 4, 4));                              // the driver's chunk
+  EXPECT_TRUE(m.isBacked(DeviceMemory::kBaseAddress, 1));
+  EXPECT_FALSE(m.isBacked(DeviceMemory::kBaseAddress - 1, 1));
+  EXPECT_TRUE(m.isBacked(a + 400, 4));                            // the rest of a's chunk
+  EXPECT_TRUE(m.isBacked(a + AllocationLayout::kChunkBytes - 4, 4));
+  EXPECT_FALSE(m.isBacked(a + AllocationLayout::kChunkBytes, 1));  // nothing mapped after it
+  EXPECT_FALSE(m.isBacked(0, 1));
+  EXPECT_FALSE(m.isMapped(a - 4, 4));
+  uint32_t x = 7;
+  EXPECT_THROW(m.write(a - 4, &x, 4), MemoryError);
+  // What the engine writes there through translate() stays (the page is shared with `a`).
+  std::memcpy(m.translate(a + 400), &x, 4);
+  uint32_t back = 0;
+  std::memcpy(&back, m.translate(a + 400), 4);
+  EXPECT_EQ(back, 7u);
+}
+
+TEST(DeviceMemory, FreeingTheLastAllocationOfAChunkUnmapsItAndDropsItsData) {
+  DeviceMemory m;
+  const uint64_t big = m.allocate(3 << 20);  // a chunk of 4 MiB of its own
+  m.fill(big, 0x5a, 3 << 20);
+  EXPECT_TRUE(m.isBacked(big + (4 << 20) - 1, 1));
+  EXPECT_TRUE(m.release(big));
+  EXPECT_FALSE(m.isBacked(big, 1));
+  const uint64_t again = m.allocate(3 << 20);
+  EXPECT_EQ(again, big + (4 << 20));  // never reused
+  uint8_t b = 1;
+  m.read(again, &b, 1);
+  EXPECT_EQ(b, 0);
+}
+
+TEST(DeviceMemory, RelocateMovesTheEmptyAddressSpaceOnly) {
+  DeviceMemory m;
+  EXPECT_TRUE(m.relocate(0x7f12'3456'7000ull));
+  EXPECT_EQ(m.baseAddress(), 0x7f12'3460'0000ull);  // rounded up to 2 MiB
+  const uint64_t a = m.allocate(16);
+  EXPECT_EQ(a, 0x7f12'3480'0000ull);
+  EXPECT_FALSE(m.relocate(DeviceMemory::kBaseAddress));
+  EXPECT_EQ(m.baseAddress(), 0x7f12'3460'0000ull);
+}
+
+TEST(DeviceMemory, InitialisationTrackingRemembersWrittenBytes) {
+  DeviceMemory m;
+  const uint64_t early = m.allocate(256);
+  m.fill(early, 1, 8);  // before tracking: its page counts as written
+  m.trackInitialisation();
+  EXPECT_TRUE(m.tracksInitialisation());
+  EXPECT_TRUE(m.isWritten(early + 128, 16));
+  const uint64_t a = m.allocate(1 << 17, DeviceMemory::kPageSize);  // two fresh pages
+  EXPECT_FALSE(m.isWritten(a, 1));
+  const uint32_t v = 5;
+  m.write(a + 4, &v, 4);
+  EXPECT_TRUE(m.isWritten(a + 4, 4));
+  EXPECT_FALSE(m.isWritten(a, 8));  // bytes 0..3 were never written
+  m.fill(a + DeviceMemory::kPageSize - 8, 0, 16);  // across the page boundary
+  EXPECT_TRUE(m.isWritten(a + DeviceMemory::kPageSize - 8, 8));
+  EXPECT_TRUE(m.isWritten(a + DeviceMemory::kPageSize, 8));
+  EXPECT_FALSE(m.isWritten(a + DeviceMemory::kPageSize + 8, 1));
+  m.markWritten(a + 64, 64);  // a whole 64-bit word of bits
+  EXPECT_TRUE(m.isWritten(a + 64, 16));
+  EXPECT_TRUE(m.isWritten(a + 112, 16));
+  EXPECT_FALSE(m.isWritten(a + 128, 1));
+  DeviceMemory off;
+  const uint64_t b = off.allocate(16);
+  EXPECT_TRUE(off.isWritten(b, 16));  // not tracking: everything counts as written
 }
 
 TEST(DeviceMemory, RejectsBadAlignment) {

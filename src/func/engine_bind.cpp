@@ -17,7 +17,8 @@ ExecFn bindEngine(LinkedInstr& li, std::string* error) {
     case ir::Op::Atom:
     case ir::Op::Red:
       li.atomic = bindAtomic(in, error);
-      return li.atomic ? execAtom : nullptr;
+      if (!li.atomic) return nullptr;
+      return in.vec > 1 ? execAtomVector : execAtom;
     case ir::Op::Prefetch:
     case ir::Op::Membar:
     case ir::Op::Fence:

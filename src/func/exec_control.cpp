@@ -95,6 +95,8 @@ void execBrkpt(const ir::Instr&, ExecCtx& ctx) {
 }
 
 // bar{.cta}.sync / barrier{.cta}.sync a{, b}; bar.arrive a, b; bar.red.op d, a{, b}, {!}c.
+// With or without .aligned alike: sm_70 and later GPUs count every thread, and nvcc emits the
+// aligned bar.sync for __syncthreads() even in divergent code (see warp_barrier.cpp).
 void execBar(const ir::Instr& in, ExecCtx& ctx) {
   if (ctx.mask == 0) return;
   Warp& w = *ctx.warp;
@@ -124,7 +126,7 @@ void execBar(const ir::Instr& in, ExecCtx& ctx) {
     pred = ctx.preds[c.reg];
     if (c.negate) pred = ~pred;
   }
-  w.cta().barrierArrive(w, static_cast<unsigned>(id), countWarps, op, ctx.mask, pred, &in);
+  w.arriveAtBarrier(static_cast<unsigned>(id), countWarps, op, ctx.mask, pred, &in);
 }
 
 }  // namespace warpsim::func

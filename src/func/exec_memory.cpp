@@ -2,6 +2,7 @@
 #include <bit>
 #include <cstring>
 
+#include "func/address_space.h"
 #include "func/alu/lanes.h"
 #include "func/executors.h"
 #include "func/warp.h"
@@ -59,12 +60,15 @@ inline void beginRecord(ExecCtx& ctx, const LinkedInstr& li, bool store) {
 }
 
 // Calls f(lane, hostPointer) for every executing lane in lane order, recording addresses; stops
-// at the first illegal access (the warp holds the fault). Global and const accesses take a fast
-// path that remembers the allocation and page of the previous lane.
-template <class F>
-inline void forEachAccess(ExecCtx& ctx, const LinkedInstr& li, const char* what, F&& f) {
+// at the first illegal access (the warp holds the fault). Addresses in 32-bit spaces wrap modulo
+// 2^32 (func/address_space.h). Global and const accesses inside an allocation take a fast path
+// that remembers the allocation and page of the previous lane; everything else, and every device
+// access while initcheck is on (kChecked), goes through Warp::resolve.
+template <bool kChecked, class F>
+inline void forEachAccessIn(ExecCtx& ctx, const LinkedInstr& li, const char* what, F&& f) {
   Warp& w = *ctx.warp;
   const bool generic = li.space == ir::Space::Generic;
+  const uint64_t mask = addressMask(li.space);
   const uint64_t base = w.addrBase(li.addr, generic);
   const uint64_t* breg = li.addr.baseReg != ir::kNoReg ? ctx.reg(li.addr.baseReg) : nullptr;
   const unsigned n = li.accessBytes;
@@ -76,7 +80,8 @@ inline void forEachAccess(ExecCtx& ctx, const LinkedInstr& li, const char* what,
       (global || li.space == ir::Space::KernelParam || li.space == ir::Space::Shared)) {
     uint64_t a = base;
     ir::Space space;
-    uint8_t* p = w.resolve(li.space, a, n, static_cast<unsigned>(std::countr_zero(ctx.mask)), what, &space);
+    uint8_t* p = w.resolve(li.space, a, n, static_cast<unsigned>(std::countr_zero(ctx.mask)), what, &space,
+                           static_cast<uint32_t>(std::popcount(ctx.mask)));
     if (!p) return;
     for (uint32_t m = ctx.mask; m != 0; m &= m - 1) {
       const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
@@ -91,11 +96,11 @@ inline void forEachAccess(ExecCtx& ctx, const LinkedInstr& li, const char* what,
   DeviceMemory::Cursor cursor(*w.grid().memory);
   for (uint32_t m = ctx.mask; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
-    const uint64_t issued = base + (breg ? breg[lane] : 0);
+    const uint64_t issued = (base + (breg ? breg[lane] : 0)) & mask;
     uint64_t a = issued;
     ir::Space space = li.space;
     uint8_t* p = nullptr;
-    if (global && (a & (n - 1)) == 0) p = cursor.get(a, n);
+    if (!kChecked && global && (a & (n - 1)) == 0) p = cursor.get(a, n);
     if (!p) {
       p = w.resolve(li.space, a, n, lane, what, &space);  // slow path; faults when illegal
       if (!p) return;
@@ -106,6 +111,12 @@ inline void forEachAccess(ExecCtx& ctx, const LinkedInstr& li, const char* what,
       rec->laneSpace[lane] = space;
     }
   }
+}
+
+template <class F>
+inline void forEachAccess(ExecCtx& ctx, const LinkedInstr& li, const char* what, F&& f) {
+  if (ctx.warp->grid().options->initcheck) forEachAccessIn<true>(ctx, li, what, f);
+  else forEachAccessIn<false>(ctx, li, what, f);
 }
 
 }  // namespace

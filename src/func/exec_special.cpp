@@ -4,7 +4,9 @@
 // core cycle of the timing model when one drives the launch (GridContext::coreCycle), else
 // count the warp's instructions executed before the read; %globaltimer is 1 s plus one nanosecond per warp-instruction
 // executed so far in the launch; %smid is the CTA's linear id modulo RunOptions::numSms;
-// %warpid is the warp's index in its CTA; %nwarpid is 64; %envregN and %pm* read 0.
+// %warpid is the warp's index in its CTA; %nwarpid is 64; %envreg1:%envreg2 hold the grid-sync
+// workspace address of a cooperative launch (RunOptions::gridSyncWorkspace), the other %envregN
+// and %pm* read 0.
 #include <bit>
 
 #include "func/address_space.h"
@@ -53,8 +55,10 @@ uint64_t special(Warp& w, const ir::Operand& op, unsigned lane) {
     case ir::SpecialReg::AggrSmemSize: return g.sharedBytes;
     case ir::SpecialReg::ClusterCtaRank: return 0;
     case ir::SpecialReg::ClusterNctarank: return 1;
-    case ir::SpecialReg::Pm0:
-    case ir::SpecialReg::EnvReg: return 0;
+    case ir::SpecialReg::EnvReg:
+      if (c == 1) return g.options->gridSyncWorkspace >> 32;
+      return c == 2 ? g.options->gridSyncWorkspace & 0xFFFF'FFFFu : 0;
+    case ir::SpecialReg::Pm0: return 0;
   }
   return 0;
 }
@@ -109,25 +113,34 @@ void execCvta(const ir::Instr& in, ExecCtx& ctx) {
   const ir::Operand& d = in.dst(0);
   const uint64_t m = lanes::dstMask(d, ir::bits(in.type) ? ir::bits(in.type) : 64);
   const uint64_t window = windowBase(in.space);
+  const uint64_t inSpace = addressMask(in.space);  // shared, local and param addresses are 32-bit
   const bool toSpace = in.has(ir::kToSpace);
   uint64_t* r = ctx.reg(d.reg);
   // A symbol source is an address in `space`, never a generic one.
-  forSource(in, ctx, false, [&](unsigned l, uint64_t v) { r[l] = (toSpace ? v - window : v + window) & m; });
+  forSource(in, ctx, false, [&](unsigned l, uint64_t v) {
+    r[l] = (toSpace ? (v - window) & inSpace : (v & inSpace) + window) & m;
+  });
 }
 
 // isspacep.space p, a: whether generic address a falls in the window of `space`. Constant data
-// lives in global memory here, so isspacep.const is false and isspacep.global true for it.
+// lives in device memory here, at the addresses the module's .const variables were given: the
+// loader packs them into one block (Program::constWindow), so isspacep.const is one range check.
+// The const data and the kernel parameters lie inside the global window, as PTX says of the
+// latter, so isspacep.global is true for both.
 void execIsspacep(const ir::Instr& in, ExecCtx& ctx) {
   const ir::Operand& d = in.dst(0);
+  const Program::AddressRange constData = ctx.warp->grid().program->constWindow();
   uint32_t result = 0;
   forSource(in, ctx, true, [&](unsigned l, uint64_t v) {
+    const ir::Space s = genericSpace(v);
     bool is = false;
     switch (in.space) {
-      case ir::Space::Global: is = genericSpace(v) == ir::Space::Global; break;
-      case ir::Space::Shared: is = genericSpace(v) == ir::Space::Shared; break;
-      case ir::Space::Local: is = genericSpace(v) == ir::Space::Local; break;
-      case ir::Space::KernelParam: is = genericSpace(v) == ir::Space::KernelParam; break;
-      default: is = false; break;
+      case ir::Space::Global: is = s == ir::Space::Global || s == ir::Space::KernelParam; break;
+      case ir::Space::Const: is = constData.contains(v); break;
+      case ir::Space::Shared:
+      case ir::Space::Local:
+      case ir::Space::KernelParam: is = s == in.space; break;
+      default: break;
     }
     if (is) result |= 1u << l;
   });

@@ -20,6 +20,7 @@ void execStore(const ir::Instr& in, ExecCtx& ctx);
 void execNop(const ir::Instr& in, ExecCtx& ctx);
 // atomics (exec_atomic.cpp)
 void execAtom(const ir::Instr& in, ExecCtx& ctx);
+void execAtomVector(const ir::Instr& in, ExecCtx& ctx);  // .v2/.v4/.v8 (global memory)
 using AtomicFn = uint64_t (*)(uint64_t old, uint64_t b, uint64_t c);
 AtomicFn bindAtomic(const ir::Instr& in, std::string* error);
 // control (exec_control.cpp)

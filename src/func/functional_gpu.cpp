@@ -1,6 +1,8 @@
 #include "func/functional_gpu.h"
 
 #include <iostream>
+#include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -54,6 +56,13 @@ std::string validateLaunch(const Program& program, uint32_t function, const Laun
   return {};
 }
 
+std::string cooperativeTooLarge(const std::string& kernel, uint64_t ctas, uint64_t resident,
+                                const std::string& gpu) {
+  return fmt::format("kernel '{}': cooperative launch too large: {} CTAs, but at most {} can be resident at "
+                     "once on {}",
+                     kernel, ctas, resident, gpu);
+}
+
 GridContext prepareGrid(const Program& program, uint32_t function, const LaunchConfig& config,
                         DeviceMemory& memory, const RunOptions& options) {
   const ir::Function& f = program.module().functions[function];
@@ -73,6 +82,47 @@ GridContext prepareGrid(const Program& program, uint32_t function, const LaunchC
   return grid;
 }
 
+namespace {
+
+// A cooperative launch: every CTA resident at once, taking turns round by round (each CTA's
+// runnable warps one quantum each), so CTAs that spin on each other in grid.sync() see the others
+// progress. A CTA whose live warps all wait at its barriers is deadlocked, as in a normal launch;
+// CTAs spinning forever on a grid barrier that never completes stop at the instruction limit.
+void runCooperative(GridContext& grid, LaunchResult& result) {
+  const auto n = static_cast<uint32_t>(grid.config->grid.count());
+  std::vector<std::unique_ptr<Cta>> ctas;
+  ctas.reserve(n);
+  for (uint32_t c = 0; c < n; ++c) ctas.push_back(std::make_unique<Cta>(grid, c));
+  std::vector<Cta*> running;  // not yet done, in linear order
+  running.reserve(n);
+  for (auto& c : ctas) running.push_back(c.get());
+  ExecRecord record;
+  std::string error;
+  while (!running.empty()) {
+    size_t kept = 0;
+    for (Cta* cta : running) {
+      bool ok = cta->runRound(record, &error);
+      if (ok && cta->done()) {
+        ++result.ctasExecuted;
+        continue;
+      }
+      if (ok && !cta->runnable()) {
+        error = cta->deadlockReport();
+        ok = false;
+      }
+      if (!ok) {
+        result.ok = false;
+        result.error = std::move(error);
+        return;
+      }
+      running[kept++] = cta;
+    }
+    running.resize(kept);
+  }
+}
+
+}  // namespace
+
 LaunchResult runKernel(const Program& program, uint32_t function, const LaunchConfig& config,
                        DeviceMemory& memory, const RunOptions& options) {
   LaunchResult result;
@@ -82,6 +132,12 @@ LaunchResult runKernel(const Program& program, uint32_t function, const LaunchCo
     return result;
   }
   GridContext grid = prepareGrid(program, function, config, memory, options);
+  if (config.cooperative) {
+    runCooperative(grid, result);
+    result.warpInstructions = grid.warpInstructions;
+    result.threadInstructions = grid.threadInstructions;
+    return result;
+  }
   const uint64_t ctas = config.grid.count();
   Cta cta(grid, 0);  // one CTA's storage serves every CTA in turn
   for (uint64_t c = 0; c < ctas; ++c) {

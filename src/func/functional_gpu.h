@@ -1,6 +1,8 @@
 // Functional execution of a kernel launch: validates the launch, then runs its CTAs one after
 // another in linear order (x fastest), each CTA's warps interleaved round-robin and switched at
-// barriers and exits. Deterministic: the same program, launch and memory give the same result.
+// barriers and exits. A cooperative launch (LaunchConfig::cooperative) instead keeps every CTA
+// resident and interleaves them round by round, so that they can wait for each other
+// (grid.sync()). Deterministic: the same program, launch and memory give the same result.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -20,6 +22,11 @@ inline constexpr uint32_t kMaxGridDim[3] = {0x7FFFFFFFu, 65535, 65535};
 // Empty when the launch is valid, else a one-line reason naming the kernel.
 std::string validateLaunch(const Program& program, uint32_t function, const LaunchConfig& config,
                            const RunOptions& options);
+
+// The one-line error of a cooperative launch of `ctas` CTAs of which at most `resident` can be
+// resident at once on GPU `gpu` (cudaErrorCooperativeLaunchTooLarge).
+std::string cooperativeTooLarge(const std::string& kernel, uint64_t ctas, uint64_t resident,
+                                const std::string& gpu);
 
 // The launch-wide state CTAs run in (see cta.h for stepping warps individually). The config,
 // memory, options and program must outlive it. Call validateLaunch first.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "func/exec_record.h"
+#include "func/memory_findings.h"
 
 namespace warpsim::func {
 
@@ -20,6 +21,10 @@ struct LaunchConfig {
   // The kernel argument buffer, laid out per ir::Function::params offsets; its size must equal
   // the kernel's kernelParamBytes.
   std::vector<uint8_t> params;
+  // A cooperative launch (cudaLaunchCooperativeKernel): all CTAs are resident at once, so they
+  // may wait for each other (cooperative_groups grid.sync(), RunOptions::gridSyncWorkspace);
+  // runKernel interleaves them instead of running them one after another.
+  bool cooperative = false;
 };
 
 struct LaunchResult {
@@ -44,10 +49,25 @@ struct RunOptions {
   ExecObserver* observer = nullptr;
   std::ostream* printfOut = nullptr;   // device printf destination; nullptr: std::cout
   uint32_t numSms = 80;                // %nsmid; CTA i runs on SM i % numSms (%smid)
+  // Functional engine (func::runKernel): warp-instructions a warp executes per turn as the warps
+  // of a CTA take turns round robin (cta.h); 0: each warp runs until it waits or exits.
+  uint32_t warpQuantum = 1;
   uint32_t localStackBytes = 1024;     // per-thread stack for calls, beyond the kernel's depot
   uint64_t maxWarpInstructions = 0;    // 0: unlimited; else the launch stops with an error
   uint32_t maxSharedBytesPerCta = 48 * 1024;  // static + dynamic shared memory limit
   uint64_t gridId = 1;                 // %gridid
+  // %envreg1 (high 32 bits) and %envreg2 (low 32 bits): the address of the zeroed device memory
+  // in which a cooperative launch's grid.sync() counts arrivals (runtime::Device allocates it);
+  // 0 in a normal launch, where nvcc's grid.sync() executes trap, as on a GPU.
+  uint64_t gridSyncWorkspace = 0;
+  // Device-memory checks (func/memory_findings.h). An access outside every allocation that still
+  // falls in mapped device memory proceeds, as on a GPU, and is counted in *findings (when set);
+  // with memcheck it faults instead, as accesses outside mapped memory always do. With initcheck
+  // (the memory must track initialisation, DeviceMemory::trackInitialisation) loads and atomics
+  // of bytes never written are counted in *findings.
+  MemoryFindings* findings = nullptr;
+  bool memcheck = false;
+  bool initcheck = false;
 };
 
 }  // namespace warpsim::func

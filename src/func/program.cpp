@@ -212,8 +212,7 @@ class Linker {
       li.space = in.space == ir::Space::None ? ir::Space::Generic : in.space;
       const unsigned eb = ir::bytes(in.type);
       li.elemBytes = static_cast<uint8_t>(eb);
-      const bool vec = in.op == ir::Op::Ld || in.op == ir::Op::Ldu || in.op == ir::Op::St;
-      li.accessBytes = static_cast<uint8_t>(eb * (vec ? std::max<unsigned>(in.vec, 1) : 1));
+      li.accessBytes = static_cast<uint8_t>(eb * std::max<unsigned>(in.vec, 1));  // ld/st/atom .vN
     }
     if (in.op == ir::Op::Call) checkCall(f, in);
     if (in.op == ir::Op::Bra && in.target >= f.code.size()) fail(in.line, "branch target out of range");
@@ -269,6 +268,14 @@ Program Program::link(const ir::Module& m, const std::vector<uint64_t>& symbolAd
   Linker linker(p.module_, symbolAddress);
   p.functions_.reserve(p.module_.functions.size());
   for (const ir::Function& f : p.module_.functions) p.functions_.push_back(linker.linkFunction(f));
+  for (size_t i = 0; i < m.symbols.size() && i < symbolAddress.size(); ++i) {
+    const ir::Symbol& s = m.symbols[i];
+    if (s.space != ir::Space::Const || symbolAddress[i] == 0) continue;
+    const uint64_t end = symbolAddress[i] + std::max<uint64_t>(s.size, 1);
+    AddressRange& w = p.constWindow_;
+    w.begin = w.end == 0 ? symbolAddress[i] : std::min(w.begin, symbolAddress[i]);
+    w.end = std::max(w.end, end);
+  }
   return p;
 }
 

@@ -60,10 +60,21 @@ class Program {
   // Offset of dynamic shared memory (extern .shared) for `function`.
   uint32_t dynamicSharedBase(uint32_t function) const { return layouts_[function].dynamicBase; }
 
+  // [begin, end) of device addresses.
+  struct AddressRange {
+    uint64_t begin = 0, end = 0;
+    bool contains(uint64_t a) const { return a - begin < end - begin; }
+  };
+  // The addresses of the module's .const variables: from the lowest to the end of the highest
+  // (empty without any). The loader places a module's .const variables in one block, as a GPU
+  // puts them in one constant bank, so nothing else lies in it (isspacep.const tests it).
+  AddressRange constWindow() const { return constWindow_; }
+
  private:
   ir::Module module_;
   std::vector<LinkedFunction> functions_;
   std::vector<SharedLayout> layouts_;
+  AddressRange constWindow_;
 };
 
 }  // namespace warpsim::func

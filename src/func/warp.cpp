@@ -30,6 +30,7 @@ inline uint32_t laneCount(uint32_t m) {
 Warp::Warp(Cta& cta, GridContext& grid, uint32_t warpInCta, uint32_t lanes)
     : cta_(&cta), grid_(&grid), warpInCta_(warpInCta) {
   ctx_.warp = this;
+  reductions_.reserve(kWarpSize);
   const Dim3& b = grid.config->block;
   const uint32_t first = warpInCta * kWarpSize;
   uint32_t x = first % b.x, y = (first / b.x) % b.y, z = first / (b.x * b.y);
@@ -57,6 +58,9 @@ void Warp::reset(uint32_t lanes) {
   instructions_ = 0;
   ctx_.carry = 0;
   error_.clear();
+  arrival_ = BarrierArrival{};
+  blockedOnOwnLanes_ = false;
+  reductions_.clear();
   simt_.clear();
   frames_.clear();
   if (!local_.empty()) std::fill(local_.begin(), local_.end(), uint8_t{0});
@@ -213,6 +217,8 @@ void Warp::settle() {
       simt_.pop_back();
       continue;
     }
+    // Lanes waiting at a barrier for the rest of their warp never run: switch paths.
+    if ((t.mask & arrival_.lanes) != 0 && settleBarrierWait()) continue;
     return;
   }
 }
@@ -243,13 +249,14 @@ StepStatus Warp::handleEvents() {
   const uint32_t ev = events_;
   events_ = 0;
   if (ev & kEvError) return StepStatus::Error;
-  if (ev & kEvControl) settle();
+  // A barrier may be the last instruction before its path's reconvergence point.
+  if ((ev & kEvControl) || simt_.back().pc == simt_.back().rpc) settle();
+  events_ = 0;  // settle() may have arrived at the CTA's barrier (already accounted for here)
   if (done_) {
     cta_->onWarpDone(*this);
     return StepStatus::Exited;
   }
-  if ((ev & kEvBarrier) && barrierWait_ >= 0) return StepStatus::AtBarrier;
-  return StepStatus::Ok;
+  return barrierWait_ >= 0 ? StepStatus::AtBarrier : StepStatus::Ok;
 }
 
 template <bool kRecord>

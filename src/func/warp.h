@@ -1,6 +1,7 @@
 // One warp of a CTA: its call frames (registers, predicates, per-lane param areas, local
 // memory) and its SIMT reconvergence stack. step() executes exactly one warp-instruction; the
-// functional driver and the timing model both advance warps only through it.
+// functional driver and the timing model both advance warps only through it (run() is step()
+// without a record, looped).
 //
 // SIMT stack: entries {pc, reconvergence pc, mask}; the top entry is what executes. A divergent
 // branch turns the top entry into the reconvergence entry (pc = reconvergence pc of the branch,
@@ -12,6 +13,14 @@
 // when none remain the frame is popped (return values copied back for the lanes that returned)
 // and the caller continues with its mask minus lanes that exited meanwhile. `exit` removes lanes
 // from every entry of every frame. The warp is done when its bottom frame has no entries left.
+//
+// Barriers (sm_70 and later, warp_barrier.cpp): a barrier instruction makes the executing path's
+// lanes wait until every non-exited lane of the warp has arrived at the same barrier, at this
+// instruction or another one; only then does the warp arrive at its CTA's barrier (Cta counts
+// warps). Meanwhile the warp runs a path whose lanes have not arrived: the nearest SIMT entry
+// of the current frame holding such lanes is moved (or, for the lanes of an entry some of whose
+// lanes have arrived, split off) to the top. Waiting lanes that reach their reconvergence point
+// wait there, folded into the entry below, until the barrier completes.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -37,6 +46,16 @@ struct SimtEntry {
   uint32_t pc;
   uint32_t rpc;  // reconvergence pc; ir::kNoTarget: reconverges only at function exit
   uint32_t mask;
+};
+
+// A warp's arrival at a CTA barrier, gathered over the paths of a diverged warp.
+struct BarrierArrival {
+  int barrier = -1;             // -1: no arrival in progress
+  ir::BarOp op = ir::BarOp::Sync;
+  uint32_t countWarps = 0;      // warps the barrier waits for; 0: every live warp of the CTA
+  uint32_t lanes = 0;           // lanes of the paths that arrived
+  uint32_t popc = 0;            // bar.red: executing lanes whose predicate is true
+  bool all = true, any = false;
 };
 
 struct Frame {
@@ -103,8 +122,10 @@ class Warp {
   // Host pointer for an access of `bytes` by `lane` at `addr` in `space` (Generic resolved per
   // lane: *resolved receives the space, addr becomes the in-space address). Sets the warp's
   // error and returns nullptr when the access is illegal. `what` is "load"/"store"/"atomic".
+  // `accesses`: the lane accesses this one resolution stands for (a uniform address serves the
+  // warp), as the memory checks count them (RunOptions::findings).
   uint8_t* resolve(ir::Space space, uint64_t& addr, unsigned bytes, unsigned lane,
-                   const char* what, ir::Space* resolved);
+                   const char* what, ir::Space* resolved, uint32_t accesses = 1);
   // Reads a NUL-terminated string (at most `limit` bytes) at a generic address; false if it
   // leaves mapped memory.
   bool readGenericString(uint64_t addr, unsigned lane, std::string& out, size_t limit);
@@ -115,14 +136,27 @@ class Warp {
   void call(uint32_t calleeFn, const ir::CallSite& site, uint32_t mask, uint32_t callPc);
   void ret(uint32_t mask);
   void exitLanes(uint32_t mask);
+  // The executing path arrives at barrier `id` (its executing lanes `executing`, their bar.red
+  // predicate values `predicate`, `in` the instruction): see the header comment.
+  void arriveAtBarrier(unsigned id, uint32_t countWarps, ir::BarOp op, uint32_t executing,
+                       uint32_t predicate, const ir::Instr* in);
+  // Cta: the warp's arrival counted, it waits for the barrier to complete.
   void waitAtBarrier(int barrier) { barrierWait_ = barrier; events_ |= kEvBarrier; }
-  void releaseFromBarrier() { barrierWait_ = -1; }
+  // Cta: the barrier completed; bar.red destinations receive the reduction of `op`.
+  void completeBarrier(ir::BarOp op, uint32_t popc, bool all, bool any);
+  // Lanes that arrived at a barrier the rest of the warp has not reached yet (0: none).
+  uint32_t lanesAtBarrier() const { return arrival_.lanes; }
+  // The warp waits for lanes of its own that wait in a calling function's frame and so cannot
+  // reach the barrier: nothing can release it (a deadlock).
+  bool blockedOnOwnLanes() const { return blockedOnOwnLanes_; }
 
   // Fault: records "kernel 'k' CTA (..) thread (..) at file:line: <message>" for `lane` and the
   // instruction being executed; the warp stops.
   void fault(unsigned lane, const std::string& message);
   // Fault not tied to one lane (first lane of the executing mask is named).
   void faultWarp(const std::string& message);
+  // "kernel 'k' CTA (..) thread (..) at file:line" of `lane` and the instruction being executed.
+  std::string location(unsigned lane) const;
 
   // Current frame's param area of `lane` (frameParamBytes bytes).
   uint8_t* frameParams(unsigned lane) {
@@ -139,10 +173,13 @@ class Warp {
   StepStatus stepImpl(ExecRecord* record);
   StepStatus handleEvents();
   void settle();
+  // Barrier bookkeeping on a change of the SIMT stack while lanes wait at a barrier
+  // (warp_barrier.cpp): true when the top entry may run.
+  bool settleBarrierWait();
+  void arriveAtCta();
   void pushFrame(uint32_t function, uint32_t mask, uint32_t callPc, uint32_t localBase);
   void popFrame();
   void bindFrame();  // refresh cached pointers after the frame stack changed
-  std::string location(unsigned lane) const;
 
   Cta* cta_;
   GridContext* grid_;
@@ -164,6 +201,14 @@ class Warp {
   std::vector<uint8_t> local_;         // 32 lanes * localBytesPerThread, allocated on first use
   uint32_t tid_[3][kWarpSize] = {};
   std::string error_;
+  BarrierArrival arrival_;
+  bool blockedOnOwnLanes_ = false;
+  // bar.red paths waiting for the CTA's result: the instruction and its executing lanes.
+  struct PendingReduction {
+    const ir::Instr* in;
+    uint32_t lanes;
+  };
+  std::vector<PendingReduction> reductions_;  // at most one per lane; reserved up front
 };
 
 }  // namespace warpsim::func

@@ -1,9 +1,11 @@
-// Warp-side address resolution: uniform address bases, per-lane translation into the memory
-// of each state space with range and alignment checks, and fault-free reads for printf.
+// Warp-side address resolution: uniform address bases (32-bit spaces wrapping modulo 2^32),
+// per-lane translation into the memory of each state space with range and alignment checks, the
+// memory checks of device accesses (func/memory_findings.h), and fault-free reads for printf.
 #include <fmt/format.h>
 
 #include "func/address_space.h"
 #include "func/cta.h"
+#include "func/memory_findings.h"
 #include "func/warp.h"
 
 namespace warpsim::func {
@@ -23,23 +25,64 @@ const char* spaceName(ir::Space s) {
   return "unknown";
 }
 
+// The in-space part of a 32-bit space's address wraps modulo 2^32 (func/address_space.h); the
+// window base is added after, for generic addresses.
+inline uint64_t inWindow(uint64_t offset, uint64_t window, bool generic) {
+  offset &= kWindowSize - 1;
+  return generic ? window + offset : offset;
+}
+
+// Device memory (global and const): inside an allocation as usual; outside every allocation but
+// in mapped memory as a GPU does it (reported, or a fault under memcheck); outside mapped memory a
+// fault. Initialisation is checked here too: with initcheck on, every device access comes here.
+uint8_t* resolveDevice(Warp& w, ir::Space space, uint64_t addr, unsigned bytes, unsigned lane, const char* what,
+                       uint32_t accesses) {
+  DeviceMemory& mem = *w.grid().memory;
+  const RunOptions& o = *w.grid().options;
+  auto access = [&] { return fmt::format("{} {} of {} bytes at {:#x}", spaceName(space), what, bytes, addr); };
+  if (!mem.allocationOf(addr, bytes)) {
+    if (!mem.isBacked(addr, bytes)) {
+      w.fault(lane, fmt::format("illegal {} (unmapped)", access()));
+      return nullptr;
+    }
+    if (o.memcheck) {
+      w.fault(lane, fmt::format("illegal {} (outside every allocation: {})", access(),
+                              describeAddress(mem.layout(), addr, bytes)));
+      return nullptr;
+    }
+    if (o.findings)
+      o.findings->outsideAllocations.note(accesses, [&] {
+        return fmt::format("{}: {}, {}", w.location(lane), access(), describeAddress(mem.layout(), addr, bytes));
+      });
+  }
+  if (o.initcheck && o.findings) {
+    // Loads and atomics read first; stores and atomics leave the bytes written.
+    if (what[0] != 's' && !mem.isWritten(addr, bytes))
+      o.findings->uninitialisedReads.note(accesses, [&] {
+        return fmt::format("{}: {}, {}", w.location(lane), access(), describeAddress(mem.layout(), addr, bytes));
+      });
+    if (what[0] != 'l') mem.markWritten(addr, bytes);
+  }
+  return mem.translate(addr);
+}
+
 }  // namespace
 
 uint64_t Warp::addrBase(const AddrDecode& a, bool generic) const {
   const uint64_t off = static_cast<uint64_t>(a.offset);
   switch (a.kind) {
     case AddrKind::Absolute: return off;
-    case AddrKind::FrameLocal: return off + frames_.back().localBase + (generic ? kLocalWindow : 0);
-    case AddrKind::FrameParam: return off;
-    case AddrKind::KernelParam: return off + (generic ? kParamWindow : 0);
+    case AddrKind::FrameLocal: return inWindow(off + frames_.back().localBase, kLocalWindow, generic);
+    case AddrKind::FrameParam: return inWindow(off, 0, false);
+    case AddrKind::KernelParam: return inWindow(off, kParamWindow, generic);
     case AddrKind::SharedSymbol:
-      return off + grid_->layout->symbolOffset[a.symbol] + (generic ? kSharedWindow : 0);
+      return inWindow(off + grid_->layout->symbolOffset[a.symbol], kSharedWindow, generic);
   }
   return off;
 }
 
 uint8_t* Warp::resolve(ir::Space space, uint64_t& addr, unsigned bytes, unsigned lane, const char* what,
-                       ir::Space* resolved) {
+                       ir::Space* resolved, uint32_t accesses) {
   const uint64_t original = addr;
   if (space == ir::Space::Generic) {
     space = genericSpace(addr);
@@ -58,13 +101,7 @@ uint8_t* Warp::resolve(ir::Space space, uint64_t& addr, unsigned bytes, unsigned
   };
   switch (space) {
     case ir::Space::Global:
-    case ir::Space::Const: {
-      if (!grid_->memory->allocationOf(addr, bytes)) {
-        fault(lane, fmt::format("illegal {} {} of {} bytes at {:#x} (unmapped)", spaceName(space), what, bytes, addr));
-        return nullptr;
-      }
-      return grid_->memory->translate(addr);
-    }
+    case ir::Space::Const: return resolveDevice(*this, space, addr, bytes, lane, what, accesses);
     case ir::Space::Shared:
       if (addr > cta_->sharedBytes() || bytes > cta_->sharedBytes() - addr)
         return outOfRange("the CTA's shared memory", cta_->sharedBytes());
@@ -101,7 +138,7 @@ bool Warp::readGeneric(uint64_t addr, unsigned lane, void* dst, unsigned bytes) 
     a -= windowBase(s);
     switch (s) {
       case ir::Space::Global:
-        if (!grid_->memory->allocationOf(a, 1)) return false;
+        if (!grid_->memory->isBacked(a, 1)) return false;
         out[i] = *grid_->memory->translate(a);
         break;
       case ir::Space::Shared:

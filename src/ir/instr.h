@@ -91,6 +91,7 @@ enum Flag : uint32_t {
   kPartial = 1u << 15,    // reserved
   kSpill = 1u << 16,      // inserted by register allocation: a spill or call-save ld/st.local
   kRemat = 1u << 17,      // inserted by register allocation: a value re-computed before a use
+  kNoFtz = 1u << 18,      // atom/red .noftz: subnormal inputs and results are kept
 };
 
 enum class SpecialReg : uint8_t {
@@ -155,7 +156,8 @@ struct Instr {
   MulMode mulMode = MulMode::None;
   uint8_t sub = 0;          // AtomOp / ShflMode / VoteMode / MatchMode / BarOp / PrmtMode /
                             // TestpClass / ShfDir / FenceScope, depending on op
-  uint8_t vec = 1;          // ld/st/ldu .v2/.v4 element count
+  uint8_t vec = 1;          // ld/st/ldu .v2/.v4, atom/red .v2/.v4/.v8 element count. A .v8
+                            // atom/red splits each data vector into two Vector operands of four
   uint8_t numDst = 0;
   uint8_t numSrc = 0;
   uint32_t flags = 0;       // Flag bits

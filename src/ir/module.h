@@ -11,6 +11,11 @@
 
 namespace warpsim::ir {
 
+// How a module-scope name is seen by other modules (separate compilation links them, see
+// ptx/link.h): None is file scope (internal), Extern declares a name another module defines,
+// Weak and Common definitions give way to a Visible one (Common: the largest of several wins).
+enum class Linkage : uint8_t { None, Visible, Extern, Weak, Common };
+
 // A module-scope variable: .global, .const or .shared (extern .shared: dynamic shared memory).
 struct Symbol {
   std::string name;
@@ -19,6 +24,7 @@ struct Symbol {
   uint64_t size = 0;           // bytes (0 for extern .shared arrays with no size)
   uint32_t align = 1;
   bool isExtern = false;
+  Linkage linkage = Linkage::None;  // as declared (the definition's, once defined)
   bool isDynamicShared = false;// extern .shared .b8 name[]
   std::vector<uint8_t> init;   // initial bytes (empty: zero-filled); global/const only
   // Initializers that take the address of another symbol ({ sym, sym+8 } in pointer arrays):
@@ -73,6 +79,7 @@ struct Function {
   std::string name;
   bool isEntry = false;
   bool isExtern = false;              // declaration only (e.g. vprintf)
+  Linkage linkage = Linkage::None;    // as declared (the definition's, once defined)
   uint32_t line = 0;
   std::vector<Param> params;          // formal parameters
   std::vector<Param> rets;            // return parameters (.func only)

@@ -138,6 +138,7 @@ void Parser::parseFunction(bool isEntry, Linkage linkage) {
   if (isDefinition && linkage == Linkage::Extern)
     fail(name, "extern function '" + f.name + "' cannot have a body");
   f.isExtern = !isDefinition;
+  f.linkage = linkage;
 
   uint32_t index;
   auto it = functionIndex_.find(f.name);

@@ -158,11 +158,21 @@ void lowerCvta(InstrBuilder& b) {
   else b.addSrc(b.src(b.raw(1), in.type));
 }
 
-// isspacep.space p, a
+// isspacep.space p, a with .space = .const .global .local .shared{::cta,::cluster}
+// .param{::entry}. A kernel's parameters are meant even inside a .func (.param is .param::entry),
+// and without clusters the cluster's shared window is the CTA's own.
 void lowerIsspacep(InstrBuilder& b) {
   ir::Instr& in = b.in;
   in.op = Op::Isspacep;
-  in.space = addressSpace(b, true);
+  if (b.mods.take("shared::cluster")) {
+    in.space = ir::Space::Shared;
+  } else if (b.mods.take("param::entry")) {
+    in.space = ir::Space::KernelParam;
+  } else {
+    auto s = b.mods.takeSpace();
+    if (!s) b.fail("'" + b.opcodeText() + "' needs a state space");
+    in.space = *s;
+  }
   in.type = Type::U64;
   b.expectCount(2);
   b.addDst(b.dstPred(b.raw(0), false));

@@ -198,7 +198,7 @@ const Case kCases[] = {
     {.text = "atom.exch.b32 %r1, [%rd1], %r2;", .op = Op::Atom, .type = Type::B32, .space = Space::Generic, .sub = u8(ir::AtomOp::Exch)},
     {.text = "atom.global.gpu.relaxed.max.s32 %r1, [%rd1], %r2;", .op = Op::Atom, .type = Type::S32, .space = Space::Global, .sub = u8(ir::AtomOp::Max)},
     {.text = "atom.acq_rel.sys.global.or.b64 %rd1, [%rd2], %rd3;", .op = Op::Atom, .type = Type::B64, .space = Space::Global, .sub = u8(ir::AtomOp::Or)},
-    {.text = "atom.global.add.noftz.f16 %rs1, [%rd1], %rs2;", .op = Op::Atom, .type = Type::F16, .space = Space::Global, .sub = u8(ir::AtomOp::Add)},
+    {.text = "atom.global.add.noftz.f16 %rs1, [%rd1], %rs2;", .op = Op::Atom, .type = Type::F16, .flags = ir::kNoFtz, .space = Space::Global, .sub = u8(ir::AtomOp::Add)},
     {.text = "atom.global.dec.u32 _, [%rd1], 3;", .op = Op::Atom, .type = Type::U32, .space = Space::Global, .sub = u8(ir::AtomOp::Dec)},
     {.text = "red.global.add.u32 [%rd1], %r1;", .op = Op::Red, .type = Type::U32, .numDst = 0, .space = Space::Global, .sub = u8(ir::AtomOp::Add)},
     {.text = "red.shared.xor.b32 [%r1], 5;", .op = Op::Red, .type = Type::B32, .numDst = 0, .space = Space::Shared, .sub = u8(ir::AtomOp::Xor)},

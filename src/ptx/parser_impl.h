@@ -46,7 +46,7 @@ struct NameEntry {
   uint32_t value;  // register / predicate index, byte offset, or Module::symbols index
 };
 
-enum class Linkage : uint8_t { None, Visible, Extern, Weak, Common };
+using Linkage = ir::Linkage;
 
 struct PendingCall {
   uint32_t function;

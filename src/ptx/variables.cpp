@@ -205,6 +205,7 @@ void Parser::parseVariable(ir::Space space, Linkage linkage, bool inFunction) {
     sym.elemType = type;
     sym.line = nameTok.line;
     sym.isExtern = linkage == Linkage::Extern;
+    sym.linkage = linkage;
     uint64_t elemBytes = ir::bytes(type) * vec;
     sym.align = align ? align : static_cast<uint32_t>(elemBytes);
     std::vector<uint64_t> dims;

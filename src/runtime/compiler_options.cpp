@@ -8,8 +8,6 @@ namespace warpsim::runtime {
 
 namespace {
 
-constexpr const char* kRegistersKey = "compiler.registers";
-
 // Why `text` is not a register budget ("" when it is).
 std::string budgetProblem(const std::string& text) {
   try {
@@ -31,21 +29,6 @@ CompilerOptions readCompilerOptions(config::Tree& tree) {
       budgetProblem);
   o.registers = compiler::parseRegisterBudget(text);
   return o;
-}
-
-CompilerOptions compilerOptionsFromSets(const std::vector<std::string>& sets,
-                                        const std::string& base) {
-  std::vector<std::string> compilerSets;
-  for (const std::string& set : sets) {
-    const size_t eq = set.find('=');
-    const size_t start = set.find_first_not_of(' ');
-    if (eq == std::string::npos || start >= eq) continue;
-    const size_t end = set.find_last_not_of(' ', eq - 1);
-    if (set.substr(start, end - start + 1) == kRegistersKey) compilerSets.push_back(set);
-  }
-  if (compilerSets.empty()) return {};
-  config::Tree tree = config::Tree::load(base, {}, compilerSets);
-  return readCompilerOptions(tree);
 }
 
 }  // namespace warpsim::runtime

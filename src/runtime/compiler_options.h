@@ -25,9 +25,4 @@ struct CompilerOptions {
 // file and line of a bad value.
 CompilerOptions readCompilerOptions(config::Tree& tree);
 
-// A functional Device without a named configuration loads none: its "compiler.registers=X"
-// overrides are read on their own. Throws config::Error for a bad value.
-CompilerOptions compilerOptionsFromSets(const std::vector<std::string>& sets,
-                                        const std::string& base);
-
 }  // namespace warpsim::runtime

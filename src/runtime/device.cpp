@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -15,11 +16,14 @@
 #include "config/config.h"
 #include "func/device_memory.h"
 #include "func/functional_gpu.h"
+#include "func/memory_findings.h"
 #include "func/program.h"
 #include "profile/value_similarity_profiler.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
 #include "runtime/gpu_properties.h"
 #include "runtime/module_state.h"
+#include "runtime/occupancy.h"
 #include "runtime/profile_options.h"
 #include "timing/gpu.h"
 #include "timing/plugin_registry.h"
@@ -27,6 +31,10 @@
 namespace warpsim::runtime {
 
 namespace {
+
+// Bytes of the workspace a cooperative launch's grid.sync() counts arrivals in (nvcc's code uses
+// the 32-bit word at offset 4).
+constexpr uint64_t kGridSyncWorkspaceBytes = 16;
 
 // Runs `op`, turning the engine's memory errors into runtime::Error.
 template <class Op>
@@ -53,6 +61,64 @@ class BothObservers final : public func::ExecObserver {
   func::ExecObserver& second_;
 };
 
+// The configuration of `options` (DeviceOptions::numSms as an override of gpu.num_sms).
+std::unique_ptr<config::Tree> loadConfiguration(const DeviceOptions& options) {
+  std::vector<std::string> sets = options.sets;
+  if (options.numSms != 0) sets.push_back(fmt::format("gpu.num_sms={}", options.numSms));
+  return std::make_unique<config::Tree>(config::Tree::load(
+      options.config.empty() ? kDefaultConfig : options.config, options.overlays, sets));
+}
+
+std::unique_ptr<func::DeviceMemory> makeMemory(config::Tree& tree, const DeviceOptions& options) {
+  const uint64_t configured = tree.section("gpu").u64(
+      "memory_bytes", uint64_t{1536} << 20, "device memory capacity in bytes", 1 << 20,
+      uint64_t{1} << 42);
+  auto memory = std::make_unique<func::DeviceMemory>(options.memoryBytes != 0 ? options.memoryBytes : configured);
+  if (options.initcheck) memory->trackInitialisation();
+  return memory;
+}
+
+// Read in both modes, so that a configuration setting it is valid for either; only the
+// functional engine interleaves by it (the timing model's warp schedulers decide the order).
+uint32_t readWarpQuantum(config::Tree& tree) {
+  return tree.section("functional").u32(
+      "warp_quantum", 1,
+      "functional mode: instructions per turn of a CTA's warps, which take turns round robin "
+      "(0: each warp runs until it waits or exits)");
+}
+
+uint32_t readMaxRegistersPerThread(config::Tree& tree) {
+  return tree.section("resources").u32("max_registers_per_thread", 63,
+                                       "the most registers one thread may use", 1, 1024);
+}
+
+// The key of a "key=value" override, trimmed ("" without '=').
+std::string keyOf(const std::string& set) {
+  const size_t eq = set.find('=');
+  if (eq == std::string::npos) return "";
+  const size_t start = set.find_first_not_of(' ');
+  const size_t end = set.find_last_not_of(' ', eq - 1);
+  return start < eq && end != std::string::npos ? set.substr(start, end - start + 1) : "";
+}
+
+// Functional mode reads a few keys of the configuration, so Tree::checkAllUsed would report
+// every key of the timing model: instead, the tables it reads whole may hold no other key.
+void checkFunctionalTables(config::Tree& tree, const std::vector<std::string>& sets) {
+  const std::vector<config::ResolvedKey> reads = tree.resolved();
+  for (const char* table : {"functional", "profile"}) {
+    for (const std::string& name : tree.section(table).keys()) {
+      const std::string key = fmt::format("{}.{}", table, name);
+      if (std::any_of(reads.begin(), reads.end(), [&](const config::ResolvedKey& r) { return r.key == key; })) {
+        continue;
+      }
+      for (const std::string& set : sets) {
+        if (keyOf(set) == key) throw config::Error(fmt::format("config: error: --set '{}': unknown key '{}'", set, key));
+      }
+      throw config::Error(fmt::format("config: error: unknown key '{}' in configuration '{}'", key, tree.name()));
+    }
+  }
+}
+
 }  // namespace
 
 Device::Device(DeviceOptions options) : options_(options) {
@@ -60,33 +126,33 @@ Device::Device(DeviceOptions options) : options_(options) {
     throw Error(fmt::format("device: mode '{}' is unknown (modes: timing, functional)",
                             options_.mode));
   }
-  if (options_.mode == "timing" || !options_.config.empty()) {
+  if (options_.mode == "timing") {
     buildTimingModel();
-    return;
+  } else {
+    readFunctionalConfiguration();
   }
+}
+
+void Device::readFunctionalConfiguration() {
   try {
-    profileValues_ = profileOptionsFromSets(options_.sets, kDefaultConfig).valueSimilarity;
-    compilerOptions_ = compilerOptionsFromSets(options_.sets, kDefaultConfig);
+    tree_ = loadConfiguration(options_);
+    memory_ = makeMemory(*tree_, options_);
+    warpQuantum_ = readWarpQuantum(*tree_);
+    properties_ = gpuPropertiesWithoutModel(*tree_, memory_->capacity());
+    profileValues_ = readProfileOptions(*tree_).valueSimilarity;
+    compilerOptions_ = readCompilerOptions(*tree_);
+    maxRegistersPerThread_ = readMaxRegistersPerThread(*tree_);
+    checkFunctionalTables(*tree_, options_.sets);
   } catch (const config::Error& e) {
     throw Error(e.what());
   }
-  memory_ = options_.memoryBytes != 0 ? std::make_unique<func::DeviceMemory>(options_.memoryBytes)
-                                      : std::make_unique<func::DeviceMemory>();
-  properties_.memoryBytes = memory_->capacity();
-  if (options_.numSms != 0) properties_.numSms = options_.numSms;
 }
 
 void Device::buildTimingModel() {
   try {
-    std::vector<std::string> sets = options_.sets;
-    if (options_.numSms != 0) sets.push_back(fmt::format("gpu.num_sms={}", options_.numSms));
-    tree_ = std::make_unique<config::Tree>(config::Tree::load(
-        options_.config.empty() ? kDefaultConfig : options_.config, options_.overlays, sets));
-    const uint64_t configured = tree_->section("gpu").u64(
-        "memory_bytes", uint64_t{1536} << 20, "device memory capacity in bytes", 1 << 20,
-        uint64_t{1} << 42);
-    memory_ = std::make_unique<func::DeviceMemory>(
-        options_.memoryBytes != 0 ? options_.memoryBytes : configured);
+    tree_ = loadConfiguration(options_);
+    memory_ = makeMemory(*tree_, options_);
+    warpQuantum_ = readWarpQuantum(*tree_);
     registry_ = std::make_unique<timing::PluginRegistry>();
     timing::registerBaselines(*registry_);
     timing::registerMechanisms(*registry_);
@@ -96,8 +162,7 @@ void Device::buildTimingModel() {
     properties_ = gpuProperties(*tree_, memory_->capacity());
     profileValues_ = readProfileOptions(*tree_).valueSimilarity;
     compilerOptions_ = readCompilerOptions(*tree_);
-    maxRegistersPerThread_ = tree_->section("resources").u32(
-        "max_registers_per_thread", 63, "the most registers one thread may use", 1, 1024);
+    maxRegistersPerThread_ = readMaxRegistersPerThread(*tree_);
     tree_->checkAllUsed();
   } catch (const config::Error& e) {
     throw Error(e.what());
@@ -151,23 +216,39 @@ Module Device::loadModuleFile(const std::string& path) {
 
 Module Device::loadModule(std::string_view ptxText, std::string sourceName) {
   auto state = std::make_unique<ModuleState>();
-  state->device = this;
   state->text.assign(ptxText);
-  state->estimateOnly = options_.resources == DeviceOptions::Resources::Estimate;
   try {
     state->ir = ptx::parseModule(state->text, std::move(sourceName));
   } catch (const ptx::ParseError& e) {
     throw Error(e.what());
   }
+  return finishLoading(std::move(state));
+}
+
+Module Device::loadLinkedModule(const std::vector<ptx::Unit>& units, std::string name) {
+  auto state = std::make_unique<ModuleState>();
+  state->text = ptx::joinUnits(units);
+  try {
+    state->ir = ptx::parseLinked(units, std::move(name));
+  } catch (const ptx::ParseError& e) {
+    throw Error(e.what());
+  }
+  return finishLoading(std::move(state));
+}
+
+Module Device::finishLoading(std::unique_ptr<ModuleState> state) {
+  state->device = this;
+  state->estimateOnly = options_.resources == DeviceOptions::Resources::Estimate;
   allocateRegisters(*state);
   const ir::Module& m = state->ir;
 
-  // Module-scope .global and .const variables live in device memory; .shared ones are laid out
-  // per CTA by the program.
+  // Module-scope .global and .const variables live in device memory (the .const ones in one
+  // block, see ModuleState::placeConstBank); .shared ones are laid out per CTA by the program.
   state->symbolAddress.assign(m.symbols.size(), 0);
+  state->placeConstBank(*memory_);
   for (size_t i = 0; i < m.symbols.size(); ++i) {
     const ir::Symbol& s = m.symbols[i];
-    if (s.space != ir::Space::Global && s.space != ir::Space::Const) continue;
+    if (s.space != ir::Space::Global) continue;
     uint64_t align = std::max<uint64_t>(s.align, 8);
     uint64_t address = memory_->allocate(std::max<uint64_t>(s.size, 1), align);
     if (address == 0) {
@@ -176,6 +257,7 @@ Module Device::loadModule(std::string_view ptxText, std::string sourceName) {
     }
     state->allocations.push_back(address);
     state->symbolAddress[i] = address;
+    memory_->markWritten(address, std::max<uint64_t>(s.size, 1));  // loading initialises (zeros by default)
   }
   for (size_t i = 0; i < m.symbols.size(); ++i) {
     const ir::Symbol& s = m.symbols[i];
@@ -237,6 +319,30 @@ void Device::allocateRegisters(ModuleState& state) {
   }
 }
 
+uint64_t Device::residentCtas(const Kernel& kernel, const func::LaunchConfig& config) {
+  const auto threads = static_cast<uint32_t>(config.block.count());
+  if (gpu_) {
+    const func::Program& program = kernel.program();
+    timing::KernelResources need;  // as timing::Gpu::run sizes the launch's CTAs
+    need.registersPerThread = kernel.resources().registers;
+    need.threadsPerCta = threads;
+    need.sharedBytesPerCta = config.dynamicSharedBytes == 0
+                                 ? program.staticSharedBytes(kernel.index())
+                                 : program.dynamicSharedBase(kernel.index()) + config.dynamicSharedBytes;
+    return uint64_t{gpu_->occupancyOf(need).ctasPerSm} * gpu_->numSms();
+  }
+  const ResourceUsage& r = kernel.resources();
+  return uint64_t{ctasPerSm(properties_, threads, r.registers, r.sharedBytes + config.dynamicSharedBytes)} *
+         properties_.numSms;
+}
+
+std::string Device::cooperativeLimit(const Kernel& kernel, const func::LaunchConfig& config) {
+  const uint64_t resident = residentCtas(kernel, config);
+  if (config.grid.count() <= resident) return {};
+  return func::cooperativeTooLarge(kernel.name(), config.grid.count(), resident,
+                                   tree_ ? tree_->name() : properties_.name);
+}
+
 LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config) {
   LaunchReport report;
   report.kernel = kernel.name();
@@ -263,14 +369,35 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config)
     run.observer = &profiler;
   }
   run.printfOut = options_.printfOutput;
-  if (options_.numSms != 0) run.numSms = options_.numSms;
+  run.numSms = properties_.numSms;  // %nsmid as the configured GPU has it
+  run.warpQuantum = warpQuantum_;
   if (options_.maxWarpInstructions != 0) run.maxWarpInstructions = options_.maxWarpInstructions;
   if (options_.localStackBytes != 0) run.localStackBytes = options_.localStackBytes;
-
-  if (gpu_) run.numSms = gpu_->numSms();  // %nsmid as the configured GPU has it
+  run.findings = &report.memory;
+  run.memcheck = options_.memcheck;
+  run.initcheck = options_.initcheck;
+  // A cooperative launch: every CTA resident at once, and a zeroed workspace for grid.sync()
+  // (%envreg1:%envreg2), freed after the launch.
+  uint64_t workspace = 0;
+  if (config.cooperative) {
+    report.result.error = cooperativeLimit(kernel, config);
+    if (report.result.error.empty()) {
+      workspace = memory_->allocate(kGridSyncWorkspaceBytes);
+      if (workspace == 0) {
+        report.result.error = fmt::format("kernel '{}': out of device memory for the {}-byte grid-sync workspace",
+                                          kernel.name(), kGridSyncWorkspaceBytes);
+      }
+    }
+    if (!report.result.error.empty()) {
+      report.result.ok = false;
+      return report;
+    }
+    memory_->fill(workspace, 0, kGridSyncWorkspaceBytes);
+    run.gridSyncWorkspace = workspace;
+  }
 
   auto start = std::chrono::steady_clock::now();
-  if (gpu_ && options_.mode == "timing") {
+  if (gpu_) {
     timing::KernelResources resources;
     resources.registersPerThread = report.resources.registers;  // shared, threads: the launch's
     timing::KernelTiming t =
@@ -282,11 +409,21 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config)
   } else {
     report.result = func::runKernel(kernel.program(), kernel.index(), config, *memory_, run);
   }
+  if (workspace != 0) memory_->release(workspace);
   report.wallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.stats = observer.stats();
   if (profileValues_) report.valueSimilarity = profiler.stats();
+  reportFindings(report.memory);
   return report;
+}
+
+void Device::reportFindings(const func::MemoryFindings& findings) const {
+  std::ostream& out = options_.notices ? *options_.notices : std::cerr;
+  for (const std::string& line : {func::outsideAllocationsLine(findings.outsideAllocations),
+                                  func::uninitialisedReadsLine(findings.uninitialisedReads)}) {
+    if (!line.empty()) out << line << std::endl;
+  }
 }
 
 }  // namespace warpsim::runtime

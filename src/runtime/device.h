@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "func/launch.h"
+#include "ptx/link.h"
 #include "runtime/compiler_options.h"
 #include "runtime/error.h"
 #include "runtime/kernel_args.h"
@@ -51,10 +52,13 @@ struct DeviceOptions {
   // The GPU being simulated (config/config.h): a bundled configuration name ("gtx480") or a
   // TOML file path, overlays applied in order, then "key=value" overrides. Empty config:
   // kDefaultConfig. mode "timing" (the default) runs launches on the cycle-level model
-  // (timing/gpu.h); "functional" runs them on the functional engine only (and needs no
-  // configuration unless one is named, for the device properties).
-  // In timing mode numSms (when not 0) overrides gpu.num_sms. Configuration errors (a bad
-  // value, a key nobody reads) throw Error with one line naming file and line.
+  // (timing/gpu.h); "functional" runs them on the functional engine only, without building the
+  // model. Both modes simulate the configured GPU: the device properties programs see, the SMs
+  // CTAs are placed on (%smid, %nsmid), the memory capacity and the per-thread register limit;
+  // functional mode also reads [functional].warp_quantum (func::RunOptions::warpQuantum).
+  // numSms (when not 0) overrides gpu.num_sms. Configuration errors (a bad value, a key nobody
+  // reads) throw Error with one line naming file and line; functional mode reads few keys, so
+  // it reports unknown keys only in the tables it reads whole ([functional], [profile]).
   std::string mode = "timing";
   std::string config;
   std::vector<std::string> overlays;
@@ -66,8 +70,17 @@ struct DeviceOptions {
   // terminal (never otherwise).
   bool progress = false;
   // One-line notices on loading a module (a kernel over the GPU's per-thread register limit
-  // that was register-allocated to fit); nullptr: stderr.
+  // that was register-allocated to fit) and after a launch with memory findings (below);
+  // nullptr: stderr.
   std::ostream* notices = nullptr;
+  // Device-memory checks (func/memory_findings.h). Device memory is laid out as the driver lays
+  // it out (func/allocation_layout.h), so accesses outside every allocation that stay in mapped
+  // memory work as on a GPU; a launch that made any prints one warning line on `notices`, and
+  // memcheck makes each such access a fault instead. initcheck remembers which device bytes were
+  // ever written (by the host, module loading or a kernel) and a launch that read bytes never
+  // written prints one error line on `notices`. LaunchReport::memory has the counts.
+  bool memcheck = false;
+  bool initcheck = false;
 };
 
 // The configuration a Device uses when DeviceOptions::config is empty.
@@ -128,6 +141,12 @@ class Device {
   // with "<file>:<line>: error: ...".
   Module loadModule(std::string_view ptxText, std::string sourceName = "<string>");
   Module loadModuleFile(const std::string& path);
+  // Separately compiled device code (nvcc -rdc=true): one PTX text per translation unit, linked
+  // into one module called `name` as nvlink links them (ptx/link.h), so that .extern functions
+  // and variables reach the unit that defines them. Its text, and the line numbers of its
+  // messages, are the units' texts one after another (ptx::joinUnits). An unresolved or doubly
+  // defined name throws Error naming it, the unit and the line.
+  Module loadLinkedModule(const std::vector<ptx::Unit>& units, std::string name);
 
   // Launches a kernel with typed arguments (packed and checked against its parameters) and
   // runs it to completion. A fault in the kernel throws LaunchError.
@@ -148,14 +167,23 @@ class Device {
   // (report.result.ok is false and report.result.error says what happened).
   LaunchReport run(const Kernel& kernel, const func::LaunchConfig& config);
 
+  // CTAs of `kernel` with `config`'s block and dynamic shared memory that can be resident on
+  // the whole GPU at once: the timing model's resource managers decide in timing mode, the
+  // occupancy calculation over properties() (runtime/occupancy.h) in functional mode.
+  uint64_t residentCtas(const Kernel& kernel, const func::LaunchConfig& config);
+  // Empty when `config` may run as a cooperative launch (LaunchConfig::cooperative: its grid is
+  // no larger than residentCtas), else the one-line error (cudaErrorCooperativeLaunchTooLarge).
+  // run() checks it and gives a cooperative launch a zeroed grid-sync workspace
+  // (func::RunOptions::gridSyncWorkspace), freed after the launch.
+  std::string cooperativeLimit(const Kernel& kernel, const func::LaunchConfig& config);
+
   const DeviceOptions& options() const { return options_; }
   // The simulated GPU's properties (from the configuration).
   const GpuProperties& properties() const { return properties_; }
   func::DeviceMemory& memory() { return *memory_; }
   const func::DeviceMemory& memory() const { return *memory_; }
-  // The timing model and its resolved configuration: present in timing mode and whenever
-  // DeviceOptions::config names a configuration (functional runs then only take the device
-  // properties from it); nullptr otherwise.
+  // The timing model (timing mode; nullptr in functional mode) and the configuration (both
+  // modes; in functional mode only the keys functional mode reads are resolved).
   timing::Gpu* gpu() { return gpu_.get(); }
   const config::Tree* configTree() const { return tree_.get(); }
   config::Tree* configTree() { return tree_.get(); }
@@ -164,16 +192,23 @@ class Device {
 
  private:
   void buildTimingModel();
+  // Functional mode: what it needs of the configuration, without the timing model.
+  void readFunctionalConfiguration();
   // Register allocation of a freshly parsed module (before it is linked): every function at
   // compiler.registers when that is on; otherwise only kernels over the configured GPU's
   // per-thread register limit (and their callees), at that limit, with a notice.
   void allocateRegisters(ModuleState& state);
+  // Everything of loading after parsing: register allocation, variables, linking.
+  Module finishLoading(std::unique_ptr<ModuleState> state);
+  // The warning and error lines of a launch's memory findings, on DeviceOptions::notices.
+  void reportFindings(const func::MemoryFindings& findings) const;
 
   DeviceOptions options_;
   GpuProperties properties_;
   bool profileValues_ = false;
   CompilerOptions compilerOptions_;
   uint32_t maxRegistersPerThread_ = 0;  // resources.max_registers_per_thread; 0: no limit known
+  uint32_t warpQuantum_ = 1;            // functional.warp_quantum
   std::unique_ptr<config::Tree> tree_;
   std::unique_ptr<timing::PluginRegistry> registry_;
   std::unique_ptr<func::DeviceMemory> memory_;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "timing/mem/mem_params_config.h"
+
 namespace warpsim::runtime {
 
 namespace {
@@ -78,6 +80,24 @@ GpuProperties gpuProperties(config::Tree& tree, uint64_t memoryBytes) {
   if (channels && burst > 0) p.memoryBusWidthBits = static_cast<uint32_t>(*channels * 128.0 / burst);
   p.memoryBytes = memoryBytes;
   return p;
+}
+
+GpuProperties gpuPropertiesWithoutModel(config::Tree& tree, uint64_t memoryBytes) {
+  // Defaults, documentation and ranges as the timing model reads these keys: timing/gpu.cpp
+  // ([gpu].num_sms, [clocks].core), the "static" resource manager
+  // (timing/static_resource_manager.cpp: [sm] limits) and the memory system (clocks.dram, l2,
+  // dram: timing/mem/mem_params_config.cpp, read whole). device_properties_test checks that both
+  // modes report the same properties for every bundled configuration and for an empty one.
+  config::Section gpu = tree.section("gpu");
+  const uint32_t numSms = gpu.u32("num_sms", 15, "streaming multiprocessors", 1, 4096);
+  const double coreMhz = tree.section("clocks").f64("core", 1400.0, "SM (core) clock in MHz", 1.0, 1e6);
+  config::Section sm = tree.section("sm");
+  sm.u32("max_ctas", 8, "CTA slots per SM", 1, 1024);
+  sm.u32("max_threads", 1536, "resident threads per SM", 32, 1 << 16);
+  sm.u32("registers", 32768, "32-bit registers per SM", 1, 1 << 24);
+  sm.u32("shared_bytes", 48 * 1024, "shared memory bytes per SM", 0, 1 << 30);
+  timing::mem::readMemoryParams(tree, numSms, coreMhz);
+  return gpuProperties(tree, memoryBytes);
 }
 
 }  // namespace warpsim::runtime

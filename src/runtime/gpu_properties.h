@@ -14,4 +14,9 @@ namespace warpsim::runtime {
 // (2 x clock x width / 8) gives the modelled DRAM bandwidth.
 GpuProperties gpuProperties(config::Tree& tree, uint64_t memoryBytes);
 
+// The same properties without the timing model (functional mode): reads the keys they come
+// from, each with the default of the component that owns it in timing mode, then as above.
+// Throws config::Error for a bad value.
+GpuProperties gpuPropertiesWithoutModel(config::Tree& tree, uint64_t memoryBytes);
+
 }  // namespace warpsim::runtime

@@ -38,6 +38,9 @@ struct LaunchReport {
   // the budget ("minimal", "32"). Its spill traffic is in stats.spill.
   std::optional<compiler::FunctionAllocation> allocation;
   std::string allocationBudget;
+  // Accesses outside every allocation (memcheck off) and reads of never-written memory
+  // (initcheck on) the launch made (func/memory_findings.h).
+  func::MemoryFindings memory;
 
   uint64_t threadInstructions() const { return result.threadInstructions; }
   uint64_t warpInstructions() const { return result.warpInstructions; }

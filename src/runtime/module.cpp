@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "func/device_memory.h"
@@ -84,6 +85,30 @@ uint32_t Module::staticSharedBytes(const Kernel& k) const {
 
 ModuleState::~ModuleState() {
   for (uint64_t a : allocations) device->memory().release(a);
+}
+
+void ModuleState::placeConstBank(func::DeviceMemory& memory) {
+  std::vector<uint64_t> offset(ir.symbols.size(), 0);
+  uint64_t bytes = 0, align = 8;
+  for (size_t i = 0; i < ir.symbols.size(); ++i) {
+    const ir::Symbol& s = ir.symbols[i];
+    if (s.space != ir::Space::Const) continue;
+    const uint64_t a = std::max<uint64_t>(s.align, 8);
+    align = std::max(align, a);
+    bytes = (bytes + a - 1) / a * a;
+    offset[i] = bytes;
+    bytes += std::max<uint64_t>(s.size, 1);
+  }
+  if (bytes == 0) return;
+  const uint64_t base = memory.allocate(bytes, align);
+  if (base == 0) {
+    throw Error(fmt::format("{}: error: out of device memory for the module's .const variables "
+                            "({} bytes)", ir.sourceName, bytes));
+  }
+  allocations.push_back(base);
+  memory.markWritten(base, bytes);  // loading initialises (zeros by default)
+  for (size_t i = 0; i < ir.symbols.size(); ++i)
+    if (ir.symbols[i].space == ir::Space::Const) symbolAddress[i] = base + offset[i];
 }
 
 const PtxasRun& ModuleState::runPtxasOnce() {

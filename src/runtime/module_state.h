@@ -12,6 +12,10 @@
 #include "runtime/module.h"
 #include "runtime/resource_usage.h"
 
+namespace warpsim::func {
+class DeviceMemory;
+}
+
 namespace warpsim::runtime {
 
 struct ModuleState {
@@ -30,6 +34,13 @@ struct ModuleState {
   std::optional<std::vector<ResourceUsage>> resourceCache;  // per function, on first use
 
   ~ModuleState();
+
+  // Gives the module's .const variables device memory in one block, each at its alignment, as a
+  // GPU keeps a module's constants in one bank: the block holds nothing else, so a generic
+  // address is const data exactly when it falls in it (func::Program::constWindow,
+  // isspacep.const). Fills symbolAddress (sized already) and allocations; throws Error when
+  // device memory is exhausted.
+  void placeConstBank(func::DeviceMemory& memory);
 
   // Registers of each entry as ptxas reports them for the PTX as written (or the estimate
   // without ptxas), before any allocation; 0 for non-entries. Runs ptxas on first use.

@@ -123,6 +123,16 @@ KernelTiming Gpu::run(const func::Program& program, uint32_t function,
       return out;
     }
   }
+  if (launch.cooperative) {  // grid.sync() needs every CTA resident at once
+    uint64_t resident = 0;
+    for (auto& rm : impl_->resourceManagers) resident += rm->occupancy().ctasPerSm;
+    if (launch.grid.count() > resident) {
+      out.result.ok = false;
+      out.result.error = func::cooperativeTooLarge(grid.kernelName(), launch.grid.count(), resident,
+                                                   impl_->tree->name());
+      return out;
+    }
+  }
   nlohmann::json compiler = nlohmann::json::object();
   for (size_t i = 0; i < impl_->passes.size(); ++i) {
     nlohmann::json found = nlohmann::json::object();

@@ -56,8 +56,9 @@ class Gpu {
   Gpu& operator=(const Gpu&) = delete;
 
   // Runs one launch to completion, to a fault, to the instruction limit of `options` or to a
-  // deadlock. Launch errors (invalid launch, a CTA that can never fit on an SM) come back in
-  // result.error as one line; nothing is thrown for them.
+  // deadlock. Launch errors (invalid launch, a CTA that can never fit on an SM, a cooperative
+  // launch with more CTAs than the SMs hold at once) come back in result.error as one line;
+  // nothing is thrown for them.
   KernelTiming run(const func::Program& program, uint32_t function,
                    const func::LaunchConfig& launch, const func::RunOptions& options,
                    const KernelResources& resources);

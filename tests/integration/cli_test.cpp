@@ -59,8 +59,8 @@ TEST(Cli, RunPrintsSummaryAndWritesStatsJson) {
   EXPECT_EQ(j["problem_size"], 262144);
   EXPECT_EQ(j["seed"], 7);
   EXPECT_EQ(j["mode"], "functional");
-  EXPECT_EQ(j["config"]["name"], "functional-default");
-  EXPECT_EQ(j["config"]["sms"], 80);
+  EXPECT_EQ(j["config"]["name"], "gtx480");  // functional mode simulates the default GPU too
+  EXPECT_EQ(j["config"]["sms"], 15);
   EXPECT_EQ(j["config"]["resources"], "estimate");
   EXPECT_EQ(j["verified"], true);
   ASSERT_EQ(j["kernels"].size(), 2u);

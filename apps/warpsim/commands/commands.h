@@ -26,6 +26,8 @@ struct RunArgs {
   uint64_t sampleInterval = 0;  // timing: statistics time series every N cycles (0: none)
   bool profileValues = false;   // --profile-values: profile.value_similarity=true
   std::string maxRegisters;     // --max-registers off|minimal|N: compiler.registers=...
+  bool memcheck = false;        // --memcheck: accesses outside every allocation are faults
+  bool initcheck = false;       // --initcheck: report reads of never-written device memory
   // `warpsim run [options] -- PROGRAM [ARGS...]`: the program and its arguments.
   std::vector<std::string> program;
 };
@@ -33,7 +35,8 @@ struct RunArgs {
 // (--profile-values: profile.value_similarity=true; --max-registers X: compiler.registers=X).
 std::vector<std::string> runSets(const RunArgs& args);
 
-// `warpsim run`: 0 when verification passed, 3 when it failed.
+// `warpsim run`: 0 when verification passed, 3 when it failed, 1 when --initcheck found reads of
+// uninitialised memory.
 int runWorkload(const RunArgs& args);
 // `warpsim run --all`: 0 when every workload passed, 3 when any failed.
 int runAllWorkloads(const RunArgs& args);

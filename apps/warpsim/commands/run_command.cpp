@@ -66,6 +66,8 @@ RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
     options.sets.push_back(fmt::format("gpu.sample_interval={}", args.sampleInterval));
   }
   options.progress = !args.quiet;
+  options.memcheck = args.memcheck;
+  options.initcheck = args.initcheck;
   runtime::Device device(options);
 
   RunSummary summary;
@@ -75,10 +77,8 @@ RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
   summary.sizeMeaning = w.sizeMeaning;
   summary.seed = args.seed;
   summary.mode = args.mode;
-  summary.sms = device.gpu() != nullptr ? device.properties().numSms
-                : args.sms != 0              ? args.sms
-                                             : func::RunOptions{}.numSms;
-  if (device.configTree() != nullptr) summary.config = device.configTree()->name();
+  summary.sms = device.properties().numSms;  // the configured GPU's, in either mode
+  summary.config = device.configTree()->name();
   summary.resourceSource = args.estimate ? "estimate" : "ptxas";
   workloads::WorkloadContext ctx{device, summary.size, summary.seed, summary.launches};
   auto start = std::chrono::steady_clock::now();
@@ -101,6 +101,9 @@ int runWorkload(const RunArgs& args) {
   RunSummary summary = runOne(*w, args);
   if (!args.quiet) fmt::print("{}", formatSummary(summary, args.detail));
   if (!args.statsFile.empty()) writeStats(args.statsFile, summary);
+  for (const runtime::LaunchReport& r : summary.launches) {
+    if (r.memory.uninitialisedReads.count != 0) return 1;  // reported on stderr by the device
+  }
   return summary.outcome.passed ? 0 : 3;
 }
 

@@ -149,6 +149,8 @@ std::vector<std::string> runVariables(const RunArgs& args, const fs::path& libra
     vars.push_back("WARPSIM_SET=" + join(sets, ';'));
   }
   if (!args.estimate) vars.push_back("WARPSIM_RESOURCES=ptxas");
+  if (args.memcheck) vars.push_back("WARPSIM_MEMCHECK=1");
+  if (args.initcheck) vars.push_back("WARPSIM_INITCHECK=1");
   return vars;
 }
 

@@ -32,7 +32,7 @@ double RunSummary::threadInstructionsPerSecond() const {
 
 std::string RunSummary::configName() const {
   if (!config.empty()) return config;
-  return sms == func::RunOptions{}.numSms ? mode + "-default" : fmt::format("{}-{}sm", mode, sms);
+  return fmt::format("{}-{}sm", mode, sms);
 }
 
 uint64_t RunSummary::cycles() const {

@@ -32,8 +32,8 @@ struct RunSummary {
   double simulationSeconds() const;  // sum of the launches' wall time
   double simdEfficiency() const;     // over every launch
   double threadInstructionsPerSecond() const;  // over wallSeconds
-  // The configuration's name ("gtx480"); without one "functional-default" or
-  // "functional-<N>sm".
+  // The configuration's name ("gtx480"), the same in both modes; "<mode>-<N>sm" only when a
+  // summary was made without one.
   std::string configName() const;
   // Timing mode: core cycles summed over the launches, and the timing statistics of all
   // launches together (runtime::timingTotals; null in functional mode).

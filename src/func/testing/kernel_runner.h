@@ -76,6 +76,7 @@ class KernelRunner {
     cfg.grid = grid;
     cfg.block = block;
     cfg.dynamicSharedBytes = dynamicShared;
+    cfg.cooperative = cooperative;
     cfg.params.assign(f.kernelParamBytes, 0);
     EXPECT_EQ(args.size(), f.params.size()) << "argument count for " << kernel;
     for (size_t i = 0; i < args.size() && i < f.params.size(); ++i)
@@ -86,6 +87,7 @@ class KernelRunner {
 
   DeviceMemory memory;
   RunOptions options;
+  bool cooperative = false;  // LaunchConfig::cooperative of every launch
   std::ostringstream printed;
 
  private:

@@ -38,8 +38,10 @@ DecodedInstr decodeInstr(const func::LinkedInstr& li) {
       if (in.op == ir::Op::St || in.op == ir::Op::Red || in.op == ir::Op::Prefetch)
         d.flags |= DecodedInstr::kStore;
       break;
-    case ir::Op::Bra: case ir::Op::Exit: d.flags |= DecodedInstr::kControl; break;
-    case ir::Op::Call: case ir::Op::Ret: d.flags |= DecodedInstr::kControl | DecodedInstr::kDrain; break;
+    case ir::Op::Bra: d.flags |= DecodedInstr::kControl; break;
+    case ir::Op::Exit: d.flags |= DecodedInstr::kControl | DecodedInstr::kBarrier; break;
+    case ir::Op::Call: d.flags |= DecodedInstr::kControl | DecodedInstr::kDrain; break;
+    case ir::Op::Ret: d.flags |= DecodedInstr::kControl | DecodedInstr::kDrain | DecodedInstr::kBarrier; break;
     case ir::Op::Membar: d.flags |= DecodedInstr::kFence; break;
     case ir::Op::Bar: d.flags |= DecodedInstr::kBarrier; break;
     case ir::Op::Fence:

@@ -19,7 +19,9 @@ struct DecodedInstr {
                             // register frame changes)
     kFence = 1 << 4,        // membar/fence: waits until the warp's memory operations are done
     kStore = 1 << 5,        // no data comes back
-    kBarrier = 1 << 6,      // bar/barrier: may release waiting warps of the CTA
+    kBarrier = 1 << 6,      // bar/barrier, and exit/ret (lanes that leave may complete their
+                            // diverged warp's barrier arrival): may release waiting warps of
+                            // the CTA
   };
   UnitClass unit = UnitClass::Alu;
   uint16_t flags = 0;
