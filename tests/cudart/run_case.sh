@@ -32,8 +32,11 @@ case "$case" in
   memory) err_lines=2
     err_want="^warpsim: cudaFree: free: 0x1234 is not the start of an allocation$" ;;
   managed) ;;
-  # PTX only (no SASS): the slowest compile of the set, and SASS would not be used anyway.
-  thrust_sort) flags="-gencode arch=compute_80,code=compute_80" ;;
+  # PTX only (no SASS): the slowest compile of the set, and SASS would not be used anyway. Two
+  # of CUB's radix-sort kernels need more registers than the default GPU's (gtx480) 63: they
+  # run register-allocated within 63, with a notice each.
+  thrust_sort) flags="-gencode arch=compute_80,code=compute_80" err_lines=2
+    err_want="^warpsim: kernel '.*DeviceRadixSort.*' uses [0-9]* registers (estimate) but gtx480 allows 63 per thread: allocated within 63 registers, [0-9]* bytes of spill per thread$" ;;
   device_query) env_vars="WARPSIM_SMS=7"
     err_want="^warpsim: cudaFuncGetAttributes: 0x[0-9a-f]* is not a registered kernel$" ;;
   # The properties follow the configuration: the GTX 480 has 15 SMs.
@@ -43,13 +46,13 @@ case "$case" in
     err_want="^warpsim: cudaMallocArray: not supported by warpsim$" ;;
   stats) prog=kernels expected=kernels
     env_vars="WARPSIM_STATS=$work/stats.json WARPSIM_QUIET=1 WARPSIM_SMS=4" ;;
-  streams) err_lines=2 err_want="cudaGraphCreate: not supported by warpsim" ;;
+  streams) err_lines=2 err_want="cudaIpcGetMemHandle: not supported by warpsim" ;;
   streams-no-compress) prog=streams flags=$nocompress expected=streams err_lines=2
-    err_want="cudaGraphCreate: not supported by warpsim" ;;
+    err_want="cudaIpcGetMemHandle: not supported by warpsim" ;;
   per-thread) prog=streams flags="--default-stream per-thread" expected=streams err_lines=2
-    err_want="cudaGraphCreate: not supported by warpsim" ;;
+    err_want="cudaIpcGetMemHandle: not supported by warpsim" ;;
   occupied-base) prog=streams expected=streams err_lines=2 occupy=1
-    err_want="cudaGraphCreate: not supported by warpsim" ;;
+    err_want="cudaIpcGetMemHandle: not supported by warpsim" ;;
   two-units) prog="two_units_main two_units_other" ;;
   # The highest PTX <= compute_90 must be chosen (its name is in the fault message).
   multi-arch) prog=fault expected=fault-error env_vars="WARPSIM_FAULT=error"

@@ -3,9 +3,11 @@
 # print_env.sh through the command line and checks exit statuses, output, the options passed in
 # the environment and the statistics file; the "errors" case checks the one-line errors; the
 # "register-pressure" case runs register_pressure.cu, whose kernel needs more registers than
-# gtx480's 63, on gtx480 (register-allocated with spill code) and on v100 (as ptxas allocated it).
-#   run_cli.sh WARPSIM NVCC LIBDIR SRCDIR WORKDIR run|errors|register-pressure
-# The run and register-pressure cases exit 77 (skipped) when nvcc is missing.
+# gtx480's 63, on gtx480 (register-allocated with spill code) and on v100 (as ptxas allocated it);
+# the "memory-checks" case runs programs/oob_before_alloc.cu and programs/uninit_read.cu with and
+# without --memcheck and --initcheck (and their WARPSIM_* variables).
+#   run_cli.sh WARPSIM NVCC LIBDIR SRCDIR WORKDIR run|errors|register-pressure|memory-checks
+# The run, register-pressure and memory-checks cases exit 77 (skipped) when nvcc is missing.
 set -u
 warpsim=$1 nvcc=$2 libdir=$3 src=$4 work=$5 case=$6
 mkdir -p "$work" || exit 1
@@ -80,6 +82,35 @@ for c in conditions:
         sys.exit(f"{c} does not hold: {json.dumps(k, indent=1)}")
 PY
 }
+
+if [ "$case" = memory-checks ]; then
+  oob=$work/oob_before_alloc uninit=$work/uninit_read
+  for p in oob_before_alloc uninit_read; do
+    "$nvcc" -cudart shared -arch=sm_80 -I"$src" -o "$work/$p" "$src/programs/$p.cu" > "$work/$p-build.log" 2>&1 ||
+      { cat "$work/$p-build.log"; echo "FAIL [cli-$case]: nvcc failed"; exit 1; }
+  done
+  # Reading the 1000 floats before the first allocation works as on a GPU, with one warning line.
+  # The first in execution order: which warp of CTA 0 reads first depends on the scheduler.
+  before="[0-9]* bytes before the allocation at 0x[0-9a-f]* of 96000 bytes"
+  at="kernel '_Z19vertical_differencePKfPfii' CTA (0,0,0) thread ([0-9]*,0,0) at compute_80.ptx:[0-9]*"
+  expect 0 "^warpsim: warning: 1000 device memory accesses outside every allocation (a GPU lets them through inside its mapped pages; --memcheck or WARPSIM_MEMCHECK=1 makes each an error); the first: $at: global load of 4 bytes at 0x[0-9a-f]*, $before$" \
+    ws run -- "$oob"
+  [ "$(tail -n 1 "$out")" = PASS ] || fail "no PASS without --memcheck"
+  # --memcheck (WARPSIM_MEMCHECK=1 for the library itself): the first such read is an error.
+  fault="^warpsim: error: $at: illegal global load of 4 bytes at 0x[0-9a-f]* (outside every allocation: $before)$"
+  expect 1 "$fault" ws run --memcheck -- "$oob"
+  grep -q PASS "$out" && fail "PASS under --memcheck"
+  direct() { env ${WARPSIM_CUDART_PRELOAD:+LD_PRELOAD=$WARPSIM_CUDART_PRELOAD} LD_LIBRARY_PATH="$libdir" "$@"; }
+  expect 1 "$fault" direct WARPSIM_MEMCHECK=1 "$oob"
+  # The padding read is no error by default; --initcheck reports it on one line and exits 1.
+  expect 0 "" ws run -- "$uninit"
+  expect 1 "^warpsim: error: initcheck: 1 read of uninitialised device memory; the first: kernel '_Z13scaled_groupsPK4int4Piii' CTA (1,0,0) thread (122,0,0) at compute_80.ptx:[0-9]*: global load of 16 bytes at 0x[0-9a-f]*, 4000 bytes into the allocation at 0x[0-9a-f]* of 4016 bytes$" \
+    ws run --initcheck -- "$uninit"
+  [ "$(tail -n 1 "$out")" = PASS ] || fail "no PASS under --initcheck"
+  expect 1 "initcheck: 1 read" direct WARPSIM_INITCHECK=1 "$uninit"
+  echo "ok [cli-$case]"
+  exit 0
+fi
 
 if [ "$case" = register-pressure ]; then
   app=$work/register_pressure kernel=_Z8sgemm8x8iiifPKfS0_fPf stats=$work/register-pressure.json

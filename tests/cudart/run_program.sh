@@ -6,7 +6,8 @@
 # must print the same stdout in both modes on each configuration.
 #   run_program.sh WARPSIM NVCC LIBDIR SRCDIR WORKDIR PROGRAM
 # Exits 77 (skipped) when nvcc is missing. A program may name extra nvcc flags on a first line
-# "// nvcc: FLAGS" and extra `warpsim run` options on a line "// warpsim: OPTIONS".
+# "// nvcc: FLAGS", extra `warpsim run` options on a line "// warpsim: OPTIONS", and further
+# source files (in programs/, compiled and linked with it) on a line "// nvcc-sources: FILES".
 set -u
 warpsim=$1 nvcc=$2 libdir=$3 src=$4 work=$5 prog=$6
 if [ ! -x "$nvcc" ]; then
@@ -18,9 +19,11 @@ mkdir -p "$work" || exit 1
 cu=$src/programs/$prog.cu
 flags=$(sed -n 's|^// nvcc: ||p' "$cu")
 runopts=$(sed -n 's|^// warpsim: ||p' "$cu")
+sources=$cu
+for s in $(sed -n 's|^// nvcc-sources: ||p' "$cu"); do sources="$sources $src/programs/$s"; done
 exe=$work/$prog
 # shellcheck disable=SC2086
-"$nvcc" -cudart shared -arch=sm_80 -I"$src" $flags -o "$exe" "$cu" > "$work/$prog.nvcc" 2>&1 ||
+"$nvcc" -cudart shared -arch=sm_80 -I"$src" $flags -o "$exe" $sources > "$work/$prog.nvcc" 2>&1 ||
   { cat "$work/$prog.nvcc"; echo "FAIL [$prog]: nvcc failed"; exit 1; }
 ws() { env ${WARPSIM_CUDART_PRELOAD:+LD_PRELOAD=$WARPSIM_CUDART_PRELOAD} "$warpsim" "$@"; }
 same=no

@@ -96,9 +96,9 @@ int main() {
   EXPECT(cudaLaunchKernelEx(&config, hello, 4) == cudaErrorNotSupported, "clusters refused");
   cudaGetLastError();
 
-  cudaGraph_t graph;
-  cudaError_t e = cudaGraphCreate(&graph, 0);
-  std::printf("cudaGraphCreate: %s\n", cudaGetErrorName(e));
+  cudaIpcMemHandle_t handle;
+  cudaError_t e = cudaIpcGetMemHandle(&handle, m);
+  std::printf("cudaIpcGetMemHandle: %s\n", cudaGetErrorName(e));
   EXPECT(e == cudaErrorNotSupported && cudaGetLastError() == cudaErrorNotSupported,
          "unsupported call reports cudaErrorNotSupported");
 
