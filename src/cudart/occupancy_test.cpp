@@ -34,6 +34,24 @@ TEST(Occupancy, LimitedBySharedMemory) {
   EXPECT_EQ(maxActiveCtasPerSm(gpu(), {64, 8, 97 * 1024}), 0u);
 }
 
+TEST(Occupancy, AppliesTheAllocationGranularities) {
+  runtime::GpuProperties g = gpu();
+  g.maxThreadsPerSm = 1 << 16;  // only registers and shared memory limit here
+  g.maxBlocksPerSm = 1024;
+  // Without granularities: 192 threads x 21 registers = 4032 per CTA, 16 in 65536.
+  EXPECT_EQ(maxActiveCtasPerSm(g, {192, 21, 0}), 16u);
+  EXPECT_EQ(maxActiveCtasPerSm(g, {160, 40, 0}), 10u);  // 6400 per CTA
+  EXPECT_EQ(maxActiveCtasPerSm(g, {32, 0, 1000}), 98u);  // 98304 / 1000
+  // An sm_80-like SM: registers per warp in units of 256, warps in groups of 4, shared memory in
+  // units of 128 bytes.
+  g.registerAllocationUnit = 256;
+  g.warpAllocationGranularity = 4;
+  g.sharedAllocationUnit = 128;
+  EXPECT_EQ(maxActiveCtasPerSm(g, {192, 21, 0}), 10u);  // 672 -> 768 per warp, 6 -> 8 warps: 6144
+  EXPECT_EQ(maxActiveCtasPerSm(g, {160, 40, 0}), 6u);   // 1280 per warp, 5 -> 8 warps: 10240
+  EXPECT_EQ(maxActiveCtasPerSm(g, {32, 0, 1000}), 96u);  // 1000 -> 1024 bytes
+}
+
 TEST(Occupancy, FollowsTheProperties) {
   runtime::GpuProperties small = gpu();
   small.maxThreadsPerSm = 1536;

@@ -105,6 +105,14 @@ struct GpuProperties {
   uint32_t memoryClockKhz = 877000;
   uint32_t memoryBusWidthBits = 4096;
   uint64_t memoryBytes = 0;                // device memory capacity
+  // Allocation granularities of the occupancy calculation (CUDA Occupancy Calculator; the
+  // configuration's [resources] keys, which the timing model's resource manager applies too):
+  // registers per warp in multiples of registerAllocationUnit, a CTA's warps rounded up to
+  // warpAllocationGranularity for registers, shared memory per CTA in multiples of
+  // sharedAllocationUnit. 1: none.
+  uint32_t registerAllocationUnit = 1;
+  uint32_t warpAllocationGranularity = 1;
+  uint32_t sharedAllocationUnit = 1;
 };
 
 class Device {

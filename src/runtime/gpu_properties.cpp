@@ -78,6 +78,9 @@ GpuProperties gpuProperties(config::Tree& tree, uint64_t memoryBytes) {
   const std::optional<double> channels = number(keys, "dram.channels");
   const double burst = number(keys, "dram.burst_cycles").value_or(1.0);
   if (channels && burst > 0) p.memoryBusWidthBits = static_cast<uint32_t>(*channels * 128.0 / burst);
+  set(p.registerAllocationUnit, number(keys, "resources.register_allocation_unit"));
+  set(p.warpAllocationGranularity, number(keys, "resources.warp_allocation_granularity"));
+  set(p.sharedAllocationUnit, number(keys, "resources.shared_allocation_unit"));
   p.memoryBytes = memoryBytes;
   return p;
 }
@@ -96,6 +99,11 @@ GpuProperties gpuPropertiesWithoutModel(config::Tree& tree, uint64_t memoryBytes
   sm.u32("max_threads", 1536, "resident threads per SM", 32, 1 << 16);
   sm.u32("registers", 32768, "32-bit registers per SM", 1, 1 << 24);
   sm.u32("shared_bytes", 48 * 1024, "shared memory bytes per SM", 0, 1 << 30);
+  config::Section r = tree.section("resources");
+  r.u32("register_allocation_unit", 64, "registers are allocated per warp in multiples of this many", 1, 1 << 16);
+  r.u32("warp_allocation_granularity", 2, "a CTA's warps are rounded up to a multiple of this for registers", 1, 64);
+  r.u32("shared_allocation_unit", 128, "shared memory is allocated per CTA in multiples of this many bytes", 1,
+        1 << 20);
   timing::mem::readMemoryParams(tree, numSms, coreMhz);
   return gpuProperties(tree, memoryBytes);
 }

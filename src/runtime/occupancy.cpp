@@ -4,14 +4,21 @@
 
 namespace warpsim::runtime {
 
+namespace {
+uint64_t roundUp(uint64_t v, uint64_t unit) { return unit <= 1 ? v : (v + unit - 1) / unit * unit; }
+}  // namespace
+
 uint32_t ctasPerSm(const GpuProperties& gpu, uint32_t blockThreads, uint32_t registersPerThread,
                    uint64_t sharedBytesPerCta) {
   if (blockThreads == 0 || gpu.warpSize == 0) return 0;
-  const uint64_t threads = uint64_t{(blockThreads + gpu.warpSize - 1) / gpu.warpSize} * gpu.warpSize;
+  const uint64_t warps = (blockThreads + gpu.warpSize - 1) / gpu.warpSize;
+  const uint64_t threads = warps * gpu.warpSize;
   uint64_t limit = std::min<uint64_t>(gpu.maxBlocksPerSm, gpu.maxThreadsPerSm / threads);
-  const uint64_t registers = threads * registersPerThread;
+  const uint64_t registers = roundUp(uint64_t{registersPerThread} * gpu.warpSize, gpu.registerAllocationUnit) *
+                             roundUp(warps, gpu.warpAllocationGranularity);
   if (registers != 0) limit = std::min(limit, gpu.registersPerSm / registers);
-  if (sharedBytesPerCta != 0) limit = std::min<uint64_t>(limit, gpu.sharedBytesPerSm / sharedBytesPerCta);
+  const uint64_t shared = roundUp(sharedBytesPerCta, gpu.sharedAllocationUnit);
+  if (shared != 0) limit = std::min<uint64_t>(limit, gpu.sharedBytesPerSm / shared);
   return static_cast<uint32_t>(limit);
 }
 

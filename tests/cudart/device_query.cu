@@ -73,15 +73,20 @@ int main() {
   CHECK(cudaFuncSetCacheConfig(tiled, cudaFuncCachePreferShared));
   CHECK(cudaFuncSetAttribute(tiled, cudaFuncAttributePreferredSharedMemoryCarveout, 50));
 
-  // Occupancy: the tightest of the per-SM limits the properties state.
+  // Occupancy: the tightest of the per-SM limits the properties state, with the allocation
+  // granularities of the CUDA Occupancy Calculator for the compute capability (registers per
+  // warp in units, warps in groups, shared memory in units).
+  const int regUnit = p.major < 7 ? 64 : 256, warpGroup = p.major < 7 ? 2 : 4;
+  const int sharedUnit = p.major == 7 ? 256 : 128;
+  auto roundUp = [](int v, int unit) { return (v + unit - 1) / unit * unit; };
   for (int block : {64, 256, 1024}) {
     int blocks = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, tiled, block, 0));
-    int warpThreads = (block + 31) / 32 * 32;
+    int warps = (block + 31) / 32;
     int want = p.maxBlocksPerMultiProcessor;
-    want = std::min(want, p.maxThreadsPerMultiProcessor / warpThreads);
-    want = std::min(want, p.regsPerMultiprocessor / (fa.numRegs * warpThreads));
-    want = std::min(want, static_cast<int>(p.sharedMemPerMultiprocessor / fa.sharedSizeBytes));
+    want = std::min(want, p.maxThreadsPerMultiProcessor / (warps * 32));
+    want = std::min(want, p.regsPerMultiprocessor / (roundUp(fa.numRegs * 32, regUnit) * roundUp(warps, warpGroup)));
+    want = std::min(want, static_cast<int>(p.sharedMemPerMultiprocessor / roundUp(fa.sharedSizeBytes, sharedUnit)));
     std::printf("occupancy at %d threads matches the limits: %s\n", block,
                 blocks == want ? "yes" : "no");
     EXPECT(blocks == want && blocks >= 1, "occupancy");
