@@ -197,6 +197,7 @@ void execAtom(const ir::Instr& in, ExecCtx& ctx) {
   const uint64_t valueMask = lanes::widthMask(n * 8);
   // atom.add.f32 flushes subnormals on global memory only (PTX ISA, atom).
   const AtomicFn sharedFn = li.atomic == addF32 ? addF32Exact : li.atomic;
+  const uint64_t spaceMask = addressMask(li.space);  // shared addresses are 32-bit
   ExecRecord* rec = ctx.record;
   if (rec) {
     rec->space = li.space;
@@ -214,7 +215,7 @@ void execAtom(const ir::Instr& in, ExecCtx& ctx) {
   }
   for (uint32_t m = ctx.mask; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
-    const uint64_t issued = (base + (breg ? breg[lane] : 0)) & addressMask(li.space);  // shared: 32-bit
+    const uint64_t issued = (base + (breg ? breg[lane] : 0)) & spaceMask;
     uint64_t a = issued;
     ir::Space space;
     uint8_t* p = w.resolve(li.space, a, n, lane, "atomic", &space);
