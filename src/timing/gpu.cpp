@@ -4,6 +4,7 @@
 
 #include "func/functional_gpu.h"
 #include "timing/gpu_impl.h"
+#include "timing/launch_set.h"
 
 namespace warpsim::timing {
 
@@ -41,9 +42,9 @@ Gpu::Impl::Impl(config::Tree& t, const PluginRegistry& r, func::DeviceMemory& m,
                             "core cycle; results and statistics are the same, only slower)");
   core = ClockDomain::fromMhz(
       t.section("clocks").f64("core", 1400.0, "SM (core) clock in MHz", 1.0, 1e6));
-  const std::string ctaPolicy = t.section("cta_scheduler")
-                                    .str("impl", "round-robin",
-                                         "CTA scheduler: which CTA starts on which SM, and when");
+  ctaPolicy = t.section("cta_scheduler")
+                  .str("impl", "round-robin",
+                       "CTA scheduler: which CTA starts on which SM, and when");
   resourcePolicy =
       t.section("resources").str("impl", "static",
                                  "per-SM resource manager: registers, shared memory, warp and "
@@ -52,7 +53,8 @@ Gpu::Impl::Impl(config::Tree& t, const PluginRegistry& r, func::DeviceMemory& m,
       "passes", "liveness", "IR passes run on every kernel before it launches, comma-separated"));
 
   buildHardware();
-  ctaScheduler = registry->make<ICtaScheduler>(ctaPolicy, {tree, numSms});
+  probe = registry->make<IResourceManager>(resourcePolicy, {tree, 0});
+  ctaSchedulers.push_back(registry->make<ICtaScheduler>(ctaPolicy, {tree, numSms}));
   for (const std::string& name : passNames) passes.push_back(registry->make<IIrPass>(name, {tree}));
   // Energy is reported when the configuration describes it; a partial table is an error (the
   // energy model names the missing key).
@@ -96,51 +98,86 @@ const ClockDomain& Gpu::coreClock() const { return impl_->core; }
 uint64_t Gpu::nowPs() const { return impl_->core.timeOf(impl_->now); }
 
 Occupancy Gpu::occupancyOf(const KernelResources& resources) {
-  IResourceManager& rm = *impl_->resourceManagers[0];
+  IResourceManager& rm = *impl_->probe;
   if (!rm.beginKernel(resources).empty()) return Occupancy{};
   return rm.occupancy();
+}
+
+void Gpu::Impl::prepare(LaunchRun& run) {
+  const BatchLaunch& l = *run.spec;
+  func::LaunchResult& result = run.out.result;
+  run.state = LaunchRun::State::Failed;
+  result.ok = false;
+  if (l.program == nullptr) {
+    result.error = fmt::format("launch {} of the batch has no program", run.index);
+    return;
+  }
+  result.error = func::validateLaunch(*l.program, l.function, l.launch, l.options);
+  if (!result.error.empty()) return;
+  const std::string& name = l.program->module().functions[l.function].name;
+  for (uint32_t a : l.after) {
+    if (a >= run.index) {
+      result.error = fmt::format(
+          "kernel '{}': launch {} of the batch waits for launch {}, which is not an earlier "
+          "launch of the batch",
+          name, run.index, a);
+      return;
+    }
+  }
+  run.grid = func::prepareGrid(*l.program, l.function, l.launch, *memory, l.options);
+  run.grid.coreCycle = &now;  // %clock and %clock64 read the core cycle
+  KernelResources& need = run.need;
+  need = l.resources;
+  if (need.threadsPerCta == 0) need.threadsPerCta = run.grid.threadsPerCta;
+  if (need.sharedBytesPerCta == 0) need.sharedBytesPerCta = run.grid.sharedBytes;
+  const std::string why = probe->beginKernel(need);
+  if (!why.empty()) {
+    result.error = fmt::format("kernel '{}' cannot run on {}: {}", name, tree->name(), why);
+    return;
+  }
+  run.occupancy = probe->occupancy();
+  run.total = l.launch.grid.count();
+  if (l.launch.cooperative) {  // grid.sync() needs every CTA resident at once
+    const uint64_t resident = uint64_t{run.occupancy.ctasPerSm} * numSms;
+    if (run.total > resident) {
+      result.error = func::cooperativeTooLarge(name, run.total, resident, tree->name());
+      return;
+    }
+  }
+  for (size_t i = 0; i < passes.size(); ++i) {
+    nlohmann::json found = nlohmann::json::object();
+    passes[i]->run(l.program->module(), l.function, found);
+    run.compiler[passNames[i]] = std::move(found);
+  }
+  while (ctaSchedulers.size() <= run.index) {
+    ctaSchedulers.push_back(registry->make<ICtaScheduler>(ctaPolicy, {tree, numSms}));
+  }
+  run.scheduler = ctaSchedulers[run.index].get();
+  run.pool.emplace(run.grid);
+  if (l.options.observer != nullptr) run.trace.emplace(*l.options.observer);
+  run.state = LaunchRun::State::Waiting;
+  result.ok = true;
 }
 
 KernelTiming Gpu::run(const func::Program& program, uint32_t function,
                       const func::LaunchConfig& launch, const func::RunOptions& options,
                       const KernelResources& resources) {
-  KernelTiming out;
-  out.result.error = func::validateLaunch(program, function, launch, options);
-  if (!out.result.error.empty()) {
-    out.result.ok = false;
-    return out;
-  }
-  func::GridContext grid = func::prepareGrid(program, function, launch, *impl_->memory, options);
-  KernelResources need = resources;
-  if (need.threadsPerCta == 0) need.threadsPerCta = grid.threadsPerCta;
-  if (need.sharedBytesPerCta == 0) need.sharedBytesPerCta = grid.sharedBytes;
-  for (auto& rm : impl_->resourceManagers) {
-    std::string why = rm->beginKernel(need);
-    if (!why.empty()) {
-      out.result.ok = false;
-      out.result.error = fmt::format("kernel '{}' cannot run on {}: {}", grid.kernelName(),
-                                     impl_->tree->name(), why);
-      return out;
-    }
-  }
-  if (launch.cooperative) {  // grid.sync() needs every CTA resident at once
-    uint64_t resident = 0;
-    for (auto& rm : impl_->resourceManagers) resident += rm->occupancy().ctasPerSm;
-    if (launch.grid.count() > resident) {
-      out.result.ok = false;
-      out.result.error = func::cooperativeTooLarge(grid.kernelName(), launch.grid.count(), resident,
-                                                   impl_->tree->name());
-      return out;
-    }
-  }
-  nlohmann::json compiler = nlohmann::json::object();
-  for (size_t i = 0; i < impl_->passes.size(); ++i) {
-    nlohmann::json found = nlohmann::json::object();
-    impl_->passes[i]->run(program.module(), function, found);
-    compiler[impl_->passNames[i]] = std::move(found);
-  }
-  out = impl_->simulate(grid, need);
-  out.stats["compiler"] = std::move(compiler);
+  std::vector<BatchLaunch> one(1);
+  one[0].program = &program;
+  one[0].function = function;
+  one[0].launch = launch;
+  one[0].options = options;
+  one[0].resources = resources;
+  return std::move(runConcurrent(one)[0]);
+}
+
+std::vector<KernelTiming> Gpu::runConcurrent(const std::vector<BatchLaunch>& launches) {
+  LaunchSet set(*impl_, launches);
+  for (size_t i = 0; i < set.size(); ++i) impl_->prepare(set[i]);
+  impl_->simulate(set);
+  std::vector<KernelTiming> out;
+  out.reserve(set.size());
+  for (size_t i = 0; i < set.size(); ++i) out.push_back(std::move(set[i].out));
   return out;
 }
 

@@ -1,5 +1,5 @@
-// Internal: the parts of a Gpu (gpu.cpp builds them, gpu_loop.cpp runs launches on them,
-// gpu_stats.cpp reports them).
+// Internal: the parts of a Gpu (gpu.cpp builds them and validates launches, gpu_loop.cpp runs
+// batches of launches on them with launch_set.h's bookkeeping, gpu_stats.cpp reports them).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -11,7 +11,6 @@
 
 #include "energy/energy_model.h"
 #include "func/grid_context.h"
-#include "timing/cta_pool.h"
 #include "timing/gpu.h"
 #include "timing/i_cta_scheduler.h"
 #include "timing/i_ir_pass.h"
@@ -20,6 +19,9 @@
 #include "timing/sm_memory.h"
 
 namespace warpsim::timing {
+
+class LaunchSet;
+struct LaunchRun;
 
 struct Gpu::Impl {
   config::Tree* tree = nullptr;
@@ -32,17 +34,21 @@ struct Gpu::Impl {
   Cycle sampleInterval = 0;
   bool skipIdleCycles = true;
   ClockDomain core;
+  std::string ctaPolicy;       // [cta_scheduler].impl
   std::string resourcePolicy;  // [resources].impl
   std::vector<std::string> passNames;
 
   std::unique_ptr<MemorySystem> memorySystem;
   std::vector<std::unique_ptr<Sm>> sms;
   std::vector<std::unique_ptr<IResourceManager>> resourceManagers;
-  std::unique_ptr<ICtaScheduler> ctaScheduler;
+  // Answers "does it fit, and how many per SM" without touching an SM's own manager.
+  std::unique_ptr<IResourceManager> probe;
+  // One per launch of a batch (index = position in the batch), grown on demand, reused.
+  std::vector<std::unique_ptr<ICtaScheduler>> ctaSchedulers;
   std::vector<std::unique_ptr<IIrPass>> passes;
   std::optional<energy::EnergyModel> energy;  // when the configuration has an [energy] table
 
-  Cycle now = 0;  // core cycles since the Gpu was built; launches follow each other
+  Cycle now = 0;  // core cycles since the Gpu was built; batches follow each other
 
   // SM `s` has work: resident CTAs or instructions in flight, or its memory pipeline still
   // absorbs replies (store acknowledgements) after its last CTA retired.
@@ -51,13 +57,15 @@ struct Gpu::Impl {
   Impl(config::Tree& tree, const PluginRegistry& registry, func::DeviceMemory& memory,
        GpuOptions options);
   // (Re)builds the memory system, the SMs and their resource managers: at construction, and
-  // after a launch that stopped with an error left CTAs behind (caches start cold again).
+  // after a batch that stopped with an error left CTAs behind (caches start cold again).
   void buildHardware();
-  // Main loop of one launch whose grid is prepared and whose kernel fits (gpu_loop.cpp).
-  KernelTiming simulate(func::GridContext& grid, const KernelResources& resources);
-  // The statistics of a finished launch (gpu_stats.cpp).
-  nlohmann::json launchStats(Cycle cycles, const func::GridContext& grid,
-                             const Occupancy& occupancy) const;
+  // Validates launch `run` of a batch and prepares its grid; a launch that cannot run gets its
+  // one-line error and state Failed, else state Waiting (gpu.cpp).
+  void prepare(LaunchRun& run);
+  // Main loop of a batch whose launches are prepared (gpu_loop.cpp); fills each launch's `out`.
+  void simulate(LaunchSet& set);
+  // The statistics of a launch that ran (gpu_stats.cpp).
+  nlohmann::json launchStats(const LaunchRun& launch) const;
 };
 
 // The statistics JSON of a launch from its parts (gpu_stats.cpp).

@@ -1,13 +1,15 @@
-// The main loop of a launch: core cycles, with the memory system's clock domains advanced to
-// the start of each core cycle, CTAs started by the CTA scheduler, SMs stepped, retired CTAs
-// released, and idle stretches skipped to the next event (docs/design/timing-model.md).
+// The main loop of a batch of launches: core cycles, with the memory system's clock domains
+// advanced to the start of each core cycle, CTAs started by the work distributor (each launch's
+// CTA scheduler, oldest launch first), SMs stepped, retired CTAs released, launches ended and
+// the launches waiting for them started, and idle stretches skipped to the next event
+// (docs/design/timing-model.md).
 #include <algorithm>
-#include <optional>
 
 #include <fmt/format.h>
 
 #include "timing/deadlock_detector.h"
 #include "timing/gpu_impl.h"
+#include "timing/launch_set.h"
 #include "timing/progress_line.h"
 #include "timing/stats_sampler.h"
 
@@ -18,59 +20,8 @@ namespace {
 // Most warp lines a deadlock report carries (the summary says how many were left out).
 constexpr size_t kMaxDeadlockLines = 64;
 
-// The GPU's side of the CTA scheduler: starts CTAs on SMs with room.
-class Launch final : public CtaDispatcher {
- public:
-  Launch(Gpu::Impl& gpu, func::GridContext& grid, uint32_t warpsPerCta)
-      : gpu_(gpu), pool_(grid), warpsPerCta_(warpsPerCta) {}
-
-  uint32_t numSms() const override { return gpu_.numSms; }
-  bool canStart(uint32_t sm) const override {
-    return gpu_.resourceManagers[sm]->canAdmit() && gpu_.sms[sm]->freeWarpSlots() >= warpsPerCta_;
-  }
-  void start(uint32_t cta, uint32_t sm) override {
-    func::Cta& c = pool_.acquire(cta);
-    gpu_.resourceManagers[sm]->admit(cta);
-    gpu_.sms[sm]->admit(c, now);
-    ++started;
-  }
-  // Releases the CTAs SM `sm` retired this cycle; returns how many.
-  uint32_t retire(uint32_t sm) {
-    uint32_t n = 0;
-    func::Cta* cta = nullptr;
-    while (gpu_.sms[sm]->popRetired(cta)) {
-      gpu_.resourceManagers[sm]->release(cta->ctaLinear());
-      pool_.release(*cta);
-      ++n;
-    }
-    retired += n;
-    return n;
-  }
-
-  Cycle now = 0;
-  uint64_t started = 0, retired = 0;
-
- private:
-  Gpu::Impl& gpu_;
-  CtaPool pool_;
-  uint32_t warpsPerCta_;
-};
-
-// Hands every issued instruction's record to the launch's observer (runtime statistics), as
-// the functional engine does.
-class ObserverTrace final : public SmTrace {
- public:
-  explicit ObserverTrace(func::ExecObserver& observer) : observer_(observer) {}
-  void onIssue(uint32_t, uint32_t, uint32_t, const func::ExecRecord& record, Cycle) override {
-    observer_.onExec(record);
-  }
-
- private:
-  func::ExecObserver& observer_;
-};
-
-std::string deadlockReport(const Gpu::Impl& gpu, const func::GridContext& grid,
-                           const Launch& launch, Cycle sinceStart, Cycle stalled, uint64_t total) {
+std::string deadlockReport(const Gpu::Impl& gpu, const LaunchRun& launch, Cycle sinceStart,
+                           Cycle stalled) {
   std::vector<std::string> lines;
   for (const auto& sm : gpu.sms) {
     const std::string warps = sm->describeWarps();
@@ -85,7 +36,7 @@ std::string deadlockReport(const Gpu::Impl& gpu, const func::GridContext& grid,
   std::string report = fmt::format(
       "kernel '{}': deadlock: no progress for {} cycles (cycle {} of the launch; {} of {} CTAs "
       "retired, {} warp(s) resident{})",
-      grid.kernelName(), stalled, sinceStart, launch.retired, total, lines.size(),
+      launch.name(), stalled, sinceStart, launch.retired, launch.total, lines.size(),
       gpu.memorySystem->idle() ? "" : "; memory requests still in flight");
   for (size_t i = 0; i < lines.size() && i < kMaxDeadlockLines; ++i) report += "\n  " + lines[i];
   if (lines.size() > kMaxDeadlockLines) {
@@ -96,42 +47,31 @@ std::string deadlockReport(const Gpu::Impl& gpu, const func::GridContext& grid,
 
 }  // namespace
 
-KernelTiming Gpu::Impl::simulate(func::GridContext& grid, const KernelResources& resources) {
-  KernelTiming out;
-  const uint64_t total = grid.config->grid.count();
-  Launch launch(*this, grid, resources.warpsPerCta());
-  grid.coreCycle = &now;  // %clock and %clock64 read the core cycle
+void Gpu::Impl::simulate(LaunchSet& set) {
   const Cycle start = now;
-  memorySystem->beginKernel();
-  for (auto& sm : sms) sm->beginKernel(grid, start);
-  ctaScheduler->beginKernel(total);
-  std::optional<ObserverTrace> trace;
-  if (grid.options->observer != nullptr) {
-    trace.emplace(*grid.options->observer);
-    for (auto& sm : sms) sm->setTrace(&*trace);
-  }
+  if (set.begin(start) == LaunchSet::kNone) return;  // every launch failed validation
+  const LaunchRun& first = set[set.first()];
 
-  const uint64_t limit = grid.options->maxWarpInstructions;
   DeadlockDetector deadlock(deadlockCycles);
   deadlock.begin(now);
   StatsSampler sampler(sampleInterval);
-  ProgressLine progress(options.progress, grid.kernelName());
+  ProgressLine progress(options.progress, first.name());
   bool mayStart = true;      // something changed that could let a CTA start
   uint64_t issued = 0;       // warp-instructions issued so far (all SMs)
+  uint32_t failed = LaunchSet::kNone;  // the launch whose runtime error stops the batch
   std::string error;
 
   for (;;) {
-    launch.now = now;
     memorySystem->advanceTo(core.timeOf(now));
-    if (mayStart) {
-      const uint64_t before = launch.started;
-      if (ctaScheduler->pending() != 0) ctaScheduler->schedule(launch, now);
-      mayStart = launch.started != before;
-    }
+    if (mayStart) mayStart = set.schedule(now);
     bool busy = false;
     for (uint32_t s = 0; s < numSms; ++s) {
       Sm& sm = *sms[s];
-      if (!needsCycle(s)) continue;
+      if (!needsCycle(s)) {
+        // An SM that just ran dry may go to a launch with CTAs waiting.
+        if (set.becameIdle(s)) mayStart = true;
+        continue;
+      }
       // An SM whose warps all wait (on memory, say) sleeps until its next event, while the
       // others run; the SM accounts the cycles it did not see.
       if (skipIdleCycles && sm.nextEvent(now) > now) {
@@ -139,43 +79,44 @@ KernelTiming Gpu::Impl::simulate(func::GridContext& grid, const KernelResources&
         continue;
       }
       sm.cycle(now);
-      if (launch.retire(s) != 0) mayStart = true;
+      if (set.retire(s) != 0) mayStart = true;
       if (!sm.error().empty()) {
         error = sm.error();
+        failed = set.boundTo(s);
         break;
       }
       busy = busy || !sm.idle();
     }
     if (!error.empty()) break;
 
-    uint64_t issuedNow = 0;
-    for (const auto& sm : sms) issuedNow += sm->issuedInstructions();
+    const uint64_t issuedNow = set.issued();
     const bool issuedThisCycle = issuedNow != issued;
     issued = issuedNow;
-    deadlock.observe(now, issued + launch.retired + memorySystem->progress());
+    deadlock.observe(now, issued + set.retiredCtas() + memorySystem->progress());
 
-    // The launch ends when every CTA has retired and its memory traffic (stores in flight) has
-    // drained: the next launch starts with an idle memory system.
-    if (launch.retired == total && !busy && memorySystem->idle()) {
+    // Launches end when every CTA has retired and their SMs are idle; the last one also waits
+    // for its memory traffic (stores in flight) to drain: the next batch starts with an idle
+    // memory system. A launch that waited for the ones that ended starts next cycle.
+    bool startedLaunch = false;
+    if (set.endLaunches(now, busy, startedLaunch)) {
       ++now;
       break;
     }
-    if (limit != 0 && grid.warpInstructions >= limit) {
-      error = fmt::format(
-          "kernel '{}': instruction limit of {} warp-instructions reached (infinite loop?)",
-          grid.kernelName(), limit);
-      break;
-    }
+    if (startedLaunch) mayStart = true;
+    failed = set.overInstructionLimit(error);
+    if (failed != LaunchSet::kNone) break;
     if (deadlock.stuck(now)) {
-      error = deadlockReport(*this, grid, launch, now - start, now - deadlock.stalledSince(), total);
+      failed = set.oldestRunning();
+      error = deadlockReport(*this, set[failed], now - set[failed].start,
+                             now - deadlock.stalledSince());
       break;
     }
     if (sampler.due(now - start)) {
       nlohmann::json mem;
       memorySystem->reportStats(mem);
-      sampler.record(now - start, grid.warpInstructions, grid.threadInstructions, mem);
+      sampler.record(now - start, set.warpInstructions(), set.threadInstructions(), mem);
     }
-    progress.update(now - start, grid.threadInstructions);
+    if (options.progress != nullptr) progress.update(now - start, set.threadInstructions());
 
     // Idle-cycle skipping: when nothing issued and no CTA can start, jump to the earliest cycle
     // at which an SM or the memory system has something to do, never past the deadlock check
@@ -192,7 +133,9 @@ KernelTiming Gpu::Impl::simulate(func::GridContext& grid, const KernelResources&
       }
       if (event == kNever && deadlock.deadline() == kNever) {
         // Nothing can ever happen again and the detector is off: stop now.
-        error = deadlockReport(*this, grid, launch, now - start, now - deadlock.stalledSince(), total);
+        failed = set.oldestRunning();
+        error = deadlockReport(*this, set[failed], now - set[failed].start,
+                               now - deadlock.stalledSince());
         break;
       }
       const Cycle row = sampler.enabled() ? start + sampler.nextDue() : kNever;
@@ -201,28 +144,31 @@ KernelTiming Gpu::Impl::simulate(func::GridContext& grid, const KernelResources&
     now = next;
   }
 
-  for (auto& sm : sms) {
-    sm->finishKernel(now);
-    sm->setTrace(nullptr);
+  for (auto& sm : sms) sm->setTrace(nullptr);
+  if (failed != LaunchSet::kNone) {
+    set.stop(now, failed, std::move(error));
+    ++now;  // the next batch starts after the one that stopped
   }
-  out.result.warpInstructions = grid.warpInstructions;
-  out.result.threadInstructions = grid.threadInstructions;
-  out.result.ctasExecuted = launch.started;
-  if (!error.empty()) {
-    out.result.ok = false;
-    out.result.error = std::move(error);
-    ++now;  // the next launch starts after the one that stopped
+  for (size_t i = 0; i < set.size(); ++i) {
+    LaunchRun& r = set[i];
+    if (r.state == LaunchRun::State::Failed) continue;
+    KernelTiming& out = r.out;
+    out.result.warpInstructions = r.grid.warpInstructions;
+    out.result.threadInstructions = r.grid.threadInstructions;
+    out.result.ctasExecuted = r.started;
+    out.cycles = r.end - r.start;
+    out.startNs = static_cast<double>(core.timeOf(r.start) - core.timeOf(start)) / 1000.0;
+    out.simulatedNs = static_cast<double>(core.timeOf(r.end) - core.timeOf(r.start)) / 1000.0;
+    if (r.state == LaunchRun::State::Waiting) continue;  // stopped before it could start
+    out.stats = launchStats(r);
+    out.stats["simulated_ns"] = out.simulatedNs;
+    if (energy) energy->annotate(out.stats, out.simulatedNs * 1e-9);
+    if (sampler.enabled() && i == set.first()) out.stats["samples"] = sampler.toJson();
+    out.stats["compiler"] = std::move(r.compiler);
   }
-  out.cycles = now - start;
-  out.simulatedNs = static_cast<double>(core.timeOf(now) - core.timeOf(start)) / 1000.0;
-  out.stats = launchStats(out.cycles, grid, resourceManagers[0]->occupancy());
-  out.stats["simulated_ns"] = out.simulatedNs;
-  if (energy) energy->annotate(out.stats, out.simulatedNs * 1e-9);
-  if (sampler.enabled()) out.stats["samples"] = sampler.toJson();
-  // A launch that stopped early leaves warps, requests and CTA slots behind: start the next one
-  // on fresh hardware (while this launch's CTAs still exist).
-  if (!out.result.ok) buildHardware();
-  return out;
+  // A batch that stopped early leaves warps, requests and CTA slots behind: start the next one
+  // on fresh hardware (while the launches' CTAs still exist).
+  if (failed != LaunchSet::kNone) buildHardware();
 }
 
 }  // namespace warpsim::timing

@@ -1,8 +1,9 @@
-// The statistics of a launch (docs/stats.md "timing"): the SMs' counters summed, the memory
-// system's counters, occupancy and the derived rates.
+// The statistics of a launch (docs/stats.md "timing"): the SMs' counters summed over the launch's
+// tenures on them, the memory system's counters, occupancy and the derived rates.
 #include <nlohmann/json.hpp>
 
 #include "timing/gpu_impl.h"
+#include "timing/launch_run.h"
 #include "timing/stats_json.h"
 
 namespace warpsim::timing {
@@ -41,31 +42,29 @@ nlohmann::json assembleLaunchStats(Cycle cycles, uint64_t warpInstructions,
   return stats;
 }
 
-nlohmann::json Gpu::Impl::launchStats(Cycle cycles, const func::GridContext& grid,
-                                      const Occupancy& occupancy) const {
+nlohmann::json Gpu::Impl::launchStats(const LaunchRun& launch) const {
+  // Each SM's tenures with this launch, summed in SM order; an SM the launch never held has an
+  // empty issue entry, so that issue_per_sm stays indexed by SM id.
   nlohmann::json smTotals = nlohmann::json::object();
   nlohmann::json issuePerSm = nlohmann::json::array();
-  for (const auto& sm : sms) {
-    nlohmann::json one = nlohmann::json::object();
-    sm->reportStats(one);
-    if (one.contains("issue")) issuePerSm.push_back(one["issue"]);
-    addInto(smTotals, one);
+  bool anyIssue = false;
+  for (const nlohmann::json& one : launch.smStats) {
+    if (one.contains("issue")) {
+      issuePerSm.push_back(one["issue"]);
+      anyIssue = true;
+    } else {
+      issuePerSm.push_back(nlohmann::json::object());
+    }
+    if (!one.is_null()) addInto(smTotals, one);
   }
-  nlohmann::json memoryStats = nlohmann::json::object();
-  memorySystem->reportStats(memoryStats);
-  nlohmann::json stats = assembleLaunchStats(cycles, grid.warpInstructions,
-                                             grid.threadInstructions, smTotals, memoryStats,
-                                             occupancy);
-  if (!issuePerSm.empty()) stats["issue_per_sm"] = std::move(issuePerSm);
-  nlohmann::json resources = nlohmann::json::object();
-  for (const auto& rm : resourceManagers) {
-    nlohmann::json one = nlohmann::json::object();
-    rm->reportStats(one);
-    addInto(resources, one);
-  }
-  if (!resources.empty()) stats["resources"] = std::move(resources);
+  nlohmann::json stats =
+      assembleLaunchStats(launch.end - launch.start, launch.grid.warpInstructions,
+                          launch.grid.threadInstructions, smTotals, launch.memoryStats,
+                          launch.occupancy);
+  if (anyIssue) stats["issue_per_sm"] = std::move(issuePerSm);
+  if (!launch.resources.empty()) stats["resources"] = launch.resources;
   nlohmann::json cta = nlohmann::json::object();
-  ctaScheduler->reportStats(cta);
+  launch.scheduler->reportStats(cta);
   if (!cta.empty()) stats["cta_scheduler"] = std::move(cta);
   return stats;
 }
