@@ -105,7 +105,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
 }
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus) {
-  return apiCall("cudaStreamIsCapturing", cudaErrorInvalidValue, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaStreamIsCapturing", cudaErrorInvalidValue, [&](Context& cx) {
     StreamRecord* s = cx.stream(stream);
     if (s == nullptr) return cudaErrorInvalidResourceHandle;
     if (pCaptureStatus == nullptr) return cudaErrorInvalidValue;

@@ -166,7 +166,7 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
 }
 
 cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
-  return apiCall("cudaGetDeviceFlags", cudaErrorInvalidValue, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaGetDeviceFlags", cudaErrorInvalidValue, [&](Context& cx) {
     if (flags == nullptr) return cudaErrorInvalidValue;
     *flags = cx.deviceFlags | cudaDeviceMapHost;
     return cudaSuccess;
@@ -174,7 +174,7 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-  return apiCall("cudaGetDeviceProperties", cudaErrorInvalidValue, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaGetDeviceProperties", cudaErrorInvalidValue, [&](Context& cx) {
     if (prop == nullptr) return cudaErrorInvalidValue;
     if (!validDevice(device)) return cudaErrorInvalidDevice;
     fillProperties(cx.device().properties(), prop);
@@ -184,7 +184,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
 
 // Attributes the simulator has no figure for read 0, as those of a feature the device lacks.
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  return apiCall("cudaDeviceGetAttribute", cudaErrorInvalidValue, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaDeviceGetAttribute", cudaErrorInvalidValue, [&](Context& cx) {
     if (value == nullptr) return cudaErrorInvalidValue;
     if (!validDevice(device)) return cudaErrorInvalidDevice;
     const runtime::GpuProperties& g = cx.device().properties();
@@ -210,6 +210,7 @@ cudaError_t cudaDeviceSynchronize(void) {
 cudaError_t cudaDeviceReset(void) {
   Context& cx = Context::get();
   std::lock_guard<std::recursive_mutex> lock(cx.mutex());
+  cx.runBatch();  // the device's work completes first; its faults are then cleared
   cx.clearErrors();
   return cudaSuccess;
 }

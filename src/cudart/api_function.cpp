@@ -36,7 +36,7 @@ uint32_t maxThreadsFor(const runtime::GpuProperties& g, const KernelRecord& k) {
 extern "C" {
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
-  return apiCall("cudaFuncGetAttributes", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaFuncGetAttributes", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
     if (attr == nullptr) return cudaErrorInvalidValue;
     KernelRecord* k = nullptr;
     cudaError_t e = cx.kernelFor("cudaFuncGetAttributes", func, k);
@@ -59,7 +59,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
 }
 
 cudaError_t cudaFuncGetName(const char** name, const void* func) {
-  return apiCall("cudaFuncGetName", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaFuncGetName", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
     if (name == nullptr) return cudaErrorInvalidValue;
     KernelRecord* k = nullptr;
     cudaError_t e = cx.kernelFor("cudaFuncGetName", func, k);
@@ -72,14 +72,14 @@ cudaError_t cudaFuncGetName(const char** name, const void* func) {
 // Preferences and opt-ins are accepted for registered kernels and change nothing: the engine's
 // shared-memory limit per CTA is the configuration's sharedBytesPerBlock.
 cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
-  return apiCall("cudaFuncSetAttribute", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaFuncSetAttribute", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
     KernelRecord* k = nullptr;
     return cx.kernelFor("cudaFuncSetAttribute", func, k);
   });
 }
 
 cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig) {
-  return apiCall("cudaFuncSetCacheConfig", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaFuncSetCacheConfig", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
     KernelRecord* k = nullptr;
     return cx.kernelFor("cudaFuncSetCacheConfig", func, k);
   });
@@ -92,7 +92,7 @@ cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaSharedMemConfig con
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,
                                                           int blockSize,
                                                           size_t dynamicSMemSize) {
-  return apiCall("cudaOccupancyMaxActiveBlocksPerMultiprocessor", cudaErrorInvalidDeviceFunction,
+  return apiCallKeepingBatch("cudaOccupancyMaxActiveBlocksPerMultiprocessor", cudaErrorInvalidDeviceFunction,
                  [&](Context& cx) {
     KernelRecord* k = nullptr;
     cudaError_t e = cx.kernelFor("cudaOccupancyMaxActiveBlocksPerMultiprocessor", func, k);
@@ -120,7 +120,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
 // Dynamic shared memory a CTA may use when `numBlocks` CTAs of `blockSize` threads share an SM.
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func,
                                                       int numBlocks, int blockSize) {
-  return apiCall("cudaOccupancyAvailableDynamicSMemPerBlock", cudaErrorInvalidDeviceFunction,
+  return apiCallKeepingBatch("cudaOccupancyAvailableDynamicSMemPerBlock", cudaErrorInvalidDeviceFunction,
                  [&](Context& cx) {
     KernelRecord* k = nullptr;
     cudaError_t e = cx.kernelFor("cudaOccupancyAvailableDynamicSMemPerBlock", func, k);

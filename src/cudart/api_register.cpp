@@ -95,7 +95,7 @@ namespace {
 // cooperative launch attribute (all CTAs resident at once, so grid.sync() works).
 cudaError_t launchKernel(const char* call, const void* func, dim3 gridDim, dim3 blockDim,
                          void** args, size_t sharedMem, cudaStream_t stream, bool cooperative) {
-  cudaError_t result = apiCall(call, cudaErrorLaunchFailure, [&](Context& cx) {
+  return apiCallKeepingBatch(call, cudaErrorLaunchFailure, [&](Context& cx) {
     StreamRecord* capturing = nullptr;  // a capturing stream records a kernel node instead
     if (cudaError_t e = routeWork(cx, call, stream, capturing); e != cudaSuccess) {
       return e;
@@ -119,11 +119,8 @@ cudaError_t launchKernel(const char* call, const void* func, dim3 gridDim, dim3 
     }
     KernelRecord* k = nullptr;
     if (cudaError_t e = cx.kernelFor(call, func, k); e != cudaSuccess) return e;
-    return cx.launch(*k, gridDim, blockDim, args, sharedMem, cooperative);
+    return cx.launch(*k, gridDim, blockDim, args, sharedMem, cooperative, cx.stream(stream));
   });
-  // The fault's one-line message is already on stderr.
-  if (Context::get().faultEndsProcess()) std::exit(1);
-  return result;
 }
 
 }  // namespace

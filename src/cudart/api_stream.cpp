@@ -75,15 +75,22 @@ cudaError_t waitInCapture(Context& cx, StreamRecord& s, EventRecord& e, unsigned
 
 cudaError_t recordEvent(const char* call, cudaEvent_t event, cudaStream_t stream,
                         unsigned flags) {
-  return apiCall(call, cudaErrorInvalidResourceHandle, [&](Context& cx) {
+  return apiCallKeepingBatch(call, cudaErrorInvalidResourceHandle, [&](Context& cx) {
     EventRecord* e = record(event);
     if (!cx.isEvent(e)) return cudaErrorInvalidResourceHandle;
     if ((flags & ~unsigned{cudaEventRecordExternal}) != 0) return cudaErrorInvalidValue;
     StreamRecord* capturing = nullptr;
     if (cudaError_t err = routeWork(cx, call, stream, capturing); err != cudaSuccess) return err;
     if (capturing == nullptr) {
+      // The legacy stream waits for every stream's kernels; another stream marks its position
+      // behind the kernels it has in the concurrent batch (the time comes when they have run).
+      StreamRecord* s = cx.stream(stream);
+      if (s->legacy) {
+        if (cudaError_t err = cx.runBatch(); err != cudaSuccess) return err;
+      }
       e->recorded = true;
       e->timeNs = cx.nowNs();
+      e->batchAfter = s->batchTail;
       e->captureId = 0;
       e->captureNodes.clear();
       return cudaSuccess;
@@ -111,7 +118,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags)
 }
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority) {
-  return apiCall("cudaStreamCreate", cudaErrorInvalidValue, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaStreamCreate", cudaErrorInvalidValue, [&](Context& cx) {
     if (pStream == nullptr || (flags & ~unsigned{cudaStreamNonBlocking}) != 0) {
       return cudaErrorInvalidValue;
     }
@@ -144,20 +151,26 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  return apiCall("cudaStreamWaitEvent", cudaErrorInvalidResourceHandle, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaStreamWaitEvent", cudaErrorInvalidResourceHandle, [&](Context& cx) {
     StreamRecord* s = cx.stream(stream);
     if (s == nullptr || !cx.isEvent(record(event))) return cudaErrorInvalidResourceHandle;
     if ((flags & ~unsigned{cudaEventWaitExternal}) != 0) return cudaErrorInvalidValue;
     if (s->capture != nullptr && s->capture->invalidated) return cudaErrorStreamCaptureInvalidated;
     if (s->capture != nullptr || record(event)->captureId != 0) {
+      if (cudaError_t e = cx.runBatch(); e != cudaSuccess) return e;
       return waitInCapture(cx, *s, *record(event), flags);
     }
-    return s->legacy ? checkLegacyUse(cx, "cudaStreamWaitEvent") : cudaSuccess;
+    if (s->legacy) {  // the legacy stream's work runs now: so does what it waits for
+      if (cudaError_t e = cx.runBatch(); e != cudaSuccess) return e;
+      return checkLegacyUse(cx, "cudaStreamWaitEvent");
+    }
+    cx.batch().follow(*s, record(event)->batchAfter);
+    return cudaSuccess;
   });
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
-  return apiCall("cudaEventCreate", cudaErrorInvalidValue, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaEventCreate", cudaErrorInvalidValue, [&](Context& cx) {
     if (event == nullptr) return cudaErrorInvalidValue;
     *event = reinterpret_cast<cudaEvent_t>(cx.newEvent());
     return cudaSuccess;
@@ -233,7 +246,7 @@ WARPSIM_SAME_FUNCTION(cudaStreamWaitEvent, cudaStreamWaitEvent_ptsz)
 extern "C" {
 
 cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int* flags) {
-  return apiCall("cudaStreamGetFlags", cudaErrorInvalidResourceHandle, [&](Context& cx) {
+  return apiCallKeepingBatch("cudaStreamGetFlags", cudaErrorInvalidResourceHandle, [&](Context& cx) {
     StreamRecord* s = cx.stream(hStream);
     if (s == nullptr) return cudaErrorInvalidResourceHandle;
     if (flags == nullptr) return cudaErrorInvalidValue;

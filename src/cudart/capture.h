@@ -32,6 +32,10 @@ struct StreamRecord {
   int priority = 0;
   bool legacy = false;  // the NULL stream, which can never capture
   CaptureSequence* capture = nullptr;
+  // Timing mode, while kernels wait in the concurrent batch (launch_batch.h): the batch
+  // launches this stream's next work follows (its last kernel, the kernels of events it waits
+  // for).
+  std::vector<uint32_t> batchTail;
   std::vector<GraphNode*> dependencies;      // while capturing: what the next work follows
   std::vector<cudaGraphEdgeData> edgeData;   // zeros beside them (cudaStreamGetCaptureInfo)
 };

@@ -75,6 +75,7 @@ Context::Context() : options_(Options::fromEnvironment()) {
 
 
 Context::~Context() {
+  runBatch();  // kernels still waiting when the program ends run, as they would on a GPU
   if (!options_.statsFile.empty()) writeStats();
 }
 
@@ -226,53 +227,15 @@ cudaError_t Context::symbolFor(const void* hostVar, uint64_t& address, uint64_t&
   return cudaSuccess;
 }
 
-cudaError_t Context::launch(KernelRecord& k, dim3 grid, dim3 block, void** args, size_t shared,
-                            bool cooperative) {
-  const ir::Function& fn = k.kernel->function();
-  const char* call = cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel";
-  func::LaunchConfig config;
-  config.cooperative = cooperative;
-  config.grid = {grid.x, grid.y, grid.z};
-  config.block = {block.x, block.y, block.z};
-  config.dynamicSharedBytes = static_cast<uint32_t>(shared);
-  config.params.assign(fn.kernelParamBytes, 0);
-  for (size_t i = 0; i < fn.params.size(); ++i) {
-    const ir::Param& p = fn.params[i];
-    if (args == nullptr || args[i] == nullptr) {
-      return fail(call, cudaErrorInvalidValue,
-                  fmt::format("kernel '{}': argument {} is missing", k.name, i));
-    }
-    std::memcpy(config.params.data() + p.offset, args[i], p.size);
-  }
-  const runtime::GpuProperties& gpu = device_->properties();
-  if (uint64_t threads = uint64_t{block.x} * block.y * block.z; threads > gpu.maxThreadsPerBlock) {
-    return fail(call, cudaErrorInvalidConfiguration,
-                fmt::format("kernel '{}': block of {} threads exceeds the device's limit of {}",
-                            k.name, threads, gpu.maxThreadsPerBlock));
-  }
-  func::RunOptions run;
-  run.numSms = gpu.numSms;
-  run.maxSharedBytesPerCta = std::min(run.maxSharedBytesPerCta, gpu.sharedBytesPerBlock);
-  if (std::string why = func::validateLaunch(k.kernel->program(), k.kernel->index(), config, run);
-      !why.empty()) {
-    return fail(call, cudaErrorInvalidConfiguration, why);
-  }
-  if (cooperative) {
-    if (std::string why = device_->cooperativeLimit(*k.kernel, config); !why.empty()) {
-      return fail(call, cudaErrorCooperativeLaunchTooLarge, why);
-    }
-  }
-  pushManaged();
-  runtime::LaunchReport report = device_->run(*k.kernel, config);
-  std::fflush(stdout);
-  pullManaged();
+cudaError_t Context::afterLaunch(runtime::LaunchReport&& report) {
   if (initcheckExit_ && report.memory.uninitialisedReads.count != 0) initcheckExit_->found = true;
-  clockNs_ += launchNs(report);
   if (!report.result.ok) {
     std::string line = report.result.error.substr(0, report.result.error.find('\n'));
     std::fprintf(stderr, "warpsim: error: %s\n", line.c_str());
-    stickyError_ = line.find("illegal") != std::string::npos ? cudaErrorIllegalAddress
-                                                             : cudaErrorLaunchFailure;
+    if (stickyError_ == cudaSuccess) {
+      stickyError_ = line.find("illegal") != std::string::npos ? cudaErrorIllegalAddress
+                                                               : cudaErrorLaunchFailure;
+    }
     return setError(stickyError_);
   }
   if (!options_.statsFile.empty()) reports_.push_back(std::move(report));

@@ -6,10 +6,14 @@
 // writes the WARPSIM_STATS file). Everything else is owned by it. API entry points take its
 // mutex, so host threads may call the runtime concurrently; launches run one at a time.
 //
-// Execution model: every operation is synchronous (streams are accepted and ordered by
-// construction). Simulated time, used by events, is a deterministic function of the work done:
-// a launch advances the device clock by ceil(warp-instructions / SMs) cycles at 1 GHz; copies
-// and memsets take no time.
+// Execution model: operations complete when issued, except kernels launched into a stream other
+// than the legacy one in timing mode: they wait in a concurrent batch (launch_batch.h) until the
+// next call that needs their results (any API call but further stream launches, event records
+// and stream waits), and then run together on the timing model (runtime::Device::runConcurrent).
+// Simulated time, used by events, is a deterministic function of the work done: the timing
+// model's (a batch advances the device clock by its span; an event recorded behind batch kernels
+// gets the end of the last of them), in functional mode ceil(warp-instructions / SMs) cycles at
+// 1 GHz per launch; copies and memsets take no time.
 //
 // Managed memory (cudaMallocManaged, __managed__ variables): at start-up the first stretch of
 // the host address space at or above the device's base address that is free for the device's
@@ -35,6 +39,7 @@
 #include "cudart/capture.h"
 #include "cudart/graph_exec.h"
 #include "cudart/host_mappings.h"
+#include "cudart/launch_batch.h"
 #include "cudart/mem_pools.h"
 #include "cudart/options.h"
 #include "runtime/device.h"
@@ -73,6 +78,9 @@ struct EventRecord {
   bool timing = true;                  // false: created with cudaEventDisableTiming
   bool recorded = false;
   uint64_t timeNs = 0;
+  // Recorded on a stream with kernels in the concurrent batch: the batch launches it follows;
+  // timeNs is set when the batch runs (the end of the last of them).
+  std::vector<uint32_t> batchAfter;
   // Last recorded in a capture sequence (capture.h): its id and the nodes a wait then follows.
   uint64_t captureId = 0;
   std::vector<GraphNode*> captureNodes;
@@ -105,8 +113,15 @@ class Context {
 
   // `cooperative`: cudaLaunchCooperativeKernel (all CTAs resident at once, grid.sync() works);
   // a grid larger than the GPU holds at once fails with cudaErrorCooperativeLaunchTooLarge.
+  // `stream` (nullptr: the legacy stream) decides whether the launch runs now or waits in the
+  // concurrent batch (timing mode, a stream other than the legacy one, not cooperative).
   cudaError_t launch(KernelRecord& kernel, dim3 grid, dim3 block, void** args, size_t shared,
-                     bool cooperative = false);
+                     bool cooperative = false, StreamRecord* stream = nullptr);
+  // Runs the kernels waiting in the concurrent batch (launch_batch.h), if any: every API call
+  // that is not stream-ordered kernel work, an event record or a stream's wait calls it first
+  // (apiCall). Returns the first fault of the batch (also made sticky), else cudaSuccess.
+  cudaError_t runBatch();
+  LaunchBatch& batch() { return batch_; }
 
   // Error state: the last error (reset by cudaGetLastError) and the sticky fault.
   cudaError_t setError(cudaError_t e) {
@@ -155,6 +170,9 @@ class Context {
   bool inReservation(uint64_t first, uint64_t bytes) const;
   bool mapHostPages(uint64_t first, uint64_t bytes);
   void writeStats() const;
+  // After a launch (alone or in a batch): printf output, managed memory back to the host,
+  // initcheck, the fault's line and sticky error, the report kept for WARPSIM_STATS.
+  cudaError_t afterLaunch(runtime::LaunchReport&& report);
   // Simulated time of a launch: the timing model's (timing mode), else
   // ceil(warp-instructions / SMs) ns (one warp-instruction per SM per cycle at 1 GHz).
   uint64_t launchNs(const runtime::LaunchReport& report) const;
@@ -176,6 +194,7 @@ class Context {
   StreamRecord legacyStream_{true};  // the NULL stream (cudaStreamLegacy)
   StreamRecord perThreadStream_;  // cudaStreamPerThread
   std::vector<std::unique_ptr<EventRecord>> events_;
+  LaunchBatch batch_;
   std::vector<runtime::LaunchReport> reports_;              // kept only for WARPSIM_STATS
   // WARPSIM_INITCHECK: the exit hook that turns status 0 into 1 after uninitialised reads.
   struct InitcheckExit;

@@ -22,6 +22,7 @@
 #include "ptx/link.h"
 #include "ptx/parser.h"
 #include "runtime/gpu_properties.h"
+#include "runtime/launch_setup.h"
 #include "runtime/module_state.h"
 #include "runtime/occupancy.h"
 #include "runtime/profile_options.h"
@@ -45,21 +46,6 @@ auto guarded(Op&& op) -> decltype(op()) {
     throw Error(e.what());
   }
 }
-
-// Hands every record to two observers, in order.
-class BothObservers final : public func::ExecObserver {
- public:
-  BothObservers(func::ExecObserver& first, func::ExecObserver& second)
-      : first_(first), second_(second) {}
-  void onExec(const func::ExecRecord& record) override {
-    first_.onExec(record);
-    second_.onExec(record);
-  }
-
- private:
-  func::ExecObserver& first_;
-  func::ExecObserver& second_;
-};
 
 // The configuration of `options` (DeviceOptions::numSms as an override of gpu.num_sms).
 std::unique_ptr<config::Tree> loadConfiguration(const DeviceOptions& options) {
@@ -343,39 +329,14 @@ std::string Device::cooperativeLimit(const Kernel& kernel, const func::LaunchCon
                                    tree_ ? tree_->name() : properties_.name);
 }
 
-LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config) {
-  LaunchReport report;
-  report.kernel = kernel.name();
-  report.grid = config.grid;
-  report.block = config.block;
-  report.dynamicSharedBytes = config.dynamicSharedBytes;
-  report.resources = kernel.resources();
-  if (const compiler::FunctionAllocation* a = kernel.allocation()) {
-    report.allocation = *a;
-    report.allocationBudget = kernel.allocationBudget();
-  }
+LaunchDefaults Device::launchDefaults() const {
+  return {&options_, profileValues_, properties_.numSms, warpQuantum_};
+}
 
-  // Observers: the instruction statistics, the value profiler, both or none (an observer that
-  // is not installed costs nothing).
-  KernelStatsObserver observer;
-  profile::ValueSimilarityProfiler profiler;
-  BothObservers both(observer, profiler);
-  func::RunOptions run;
-  if (options_.collectStats && profileValues_) {
-    run.observer = &both;
-  } else if (options_.collectStats) {
-    run.observer = &observer;
-  } else if (profileValues_) {
-    run.observer = &profiler;
-  }
-  run.printfOut = options_.printfOutput;
-  run.numSms = properties_.numSms;  // %nsmid as the configured GPU has it
-  run.warpQuantum = warpQuantum_;
-  if (options_.maxWarpInstructions != 0) run.maxWarpInstructions = options_.maxWarpInstructions;
-  if (options_.localStackBytes != 0) run.localStackBytes = options_.localStackBytes;
-  run.findings = &report.memory;
-  run.memcheck = options_.memcheck;
-  run.initcheck = options_.initcheck;
+LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config) {
+  LaunchSetup setup(kernel, config, launchDefaults());
+  LaunchReport& report = setup.report;
+  func::RunOptions& run = setup.run;
   // A cooperative launch: every CTA resident at once, and a zeroed workspace for grid.sync()
   // (%envreg1:%envreg2), freed after the launch.
   uint64_t workspace = 0;
@@ -400,22 +361,16 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config)
   if (gpu_) {
     timing::KernelResources resources;
     resources.registersPerThread = report.resources.registers;  // shared, threads: the launch's
-    timing::KernelTiming t =
-        gpu_->run(kernel.program(), kernel.index(), config, run, resources);
-    report.result = std::move(t.result);
-    report.cycles = t.cycles;
-    report.simulatedSeconds = t.simulatedNs * 1e-9;
-    report.timing = std::make_shared<const nlohmann::json>(std::move(t.stats));
+    setup.takeTiming(gpu_->run(kernel.program(), kernel.index(), config, run, resources));
   } else {
     report.result = func::runKernel(kernel.program(), kernel.index(), config, *memory_, run);
   }
   if (workspace != 0) memory_->release(workspace);
   report.wallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  report.stats = observer.stats();
-  if (profileValues_) report.valueSimilarity = profiler.stats();
+  setup.finish();
   reportFindings(report.memory);
-  return report;
+  return std::move(report);
 }
 
 void Device::reportFindings(const func::MemoryFindings& findings) const {

@@ -23,6 +23,7 @@
 #include "runtime/error.h"
 #include "runtime/kernel_args.h"
 #include "runtime/launch_report.h"
+#include "runtime/launch_setup.h"
 #include "runtime/module.h"
 
 namespace warpsim::func {
@@ -175,6 +176,20 @@ class Device {
   // (report.result.ok is false and report.result.error says what happened).
   LaunchReport run(const Kernel& kernel, const func::LaunchConfig& config);
 
+  // Launches from different streams, run together. In timing mode they share the GPU as the
+  // timing model's work distributor allows (timing::Gpu::runConcurrent: an SM holds CTAs of one
+  // launch at a time, later launches take SMs as earlier ones drain); a launch starts after the
+  // launches its `after` names (earlier indices: stream order, event waits). In functional
+  // mode they run one after another, in order. One report per launch, in order; each has its
+  // own result, statistics and findings (printed as run() prints them). Cooperative launches
+  // are refused here (run them alone with run()).
+  struct ConcurrentLaunch {
+    const Kernel* kernel = nullptr;
+    func::LaunchConfig config;
+    std::vector<uint32_t> after;
+  };
+  std::vector<LaunchReport> runConcurrent(const std::vector<ConcurrentLaunch>& launches);
+
   // CTAs of `kernel` with `config`'s block and dynamic shared memory that can be resident on
   // the whole GPU at once: the timing model's resource managers decide in timing mode, the
   // occupancy calculation over properties() (runtime/occupancy.h) in functional mode.
@@ -210,6 +225,8 @@ class Device {
   Module finishLoading(std::unique_ptr<ModuleState> state);
   // The warning and error lines of a launch's memory findings, on DeviceOptions::notices.
   void reportFindings(const func::MemoryFindings& findings) const;
+  // What every launch takes from this Device (runtime/launch_setup.h).
+  LaunchDefaults launchDefaults() const;
 
   DeviceOptions options_;
   GpuProperties properties_;

@@ -29,6 +29,9 @@ struct LaunchReport {
   // (docs/stats.md "timing", energy included).
   uint64_t cycles = 0;
   double simulatedSeconds = 0.0;
+  // In a concurrent batch (Device::runConcurrent): simulated time from the batch's start to
+  // this launch's start (after the launches it waits for); 0 otherwise.
+  double startSeconds = 0.0;
   std::shared_ptr<const nlohmann::json> timing;
   // Value similarity of the launch's register writes and local stores (src/profile); present
   // only when the configuration key profile.value_similarity is on.

@@ -170,6 +170,7 @@ void addTiming(nlohmann::json& out, const LaunchReport& r) {
   if (!r.timing) return;
   out["cycles"] = r.cycles;
   out["simulated_seconds"] = r.simulatedSeconds;
+  out["start_seconds"] = r.startSeconds;
   out["timing"] = *r.timing;
 }
 

@@ -1,4 +1,4 @@
-// Streams and events: work on several streams runs in issue order, events take their times
+// Streams and events: work on several streams runs in stream and event order, events take their times
 // from the simulated clock (the same work takes the same time, more work takes more, host time
 // does not count), queries, waits, host callbacks and the errors for bad handles.
 #include <unistd.h>
