@@ -9,6 +9,8 @@
 #include "commands/commands.h"
 #include "commands/config_command.h"
 #include "commands/config_model.h"
+#include "commands/report_command.h"
+#include "commands/sweep_command.h"
 #include "compiler/register_allocation.h"
 
 namespace {
@@ -137,11 +139,72 @@ int main(int argc, char** argv) {
                        "with physical registers, spill code and PTX source lines")
       ->check(kRegisterBudget);
 
+  SweepArgs sweep;
+  CLI::App* sweepCmd = app.add_subcommand(
+      "sweep", "Run an experiment: the grid of `warpsim run` points a TOML spec describes, "
+               "locally or on SLURM, resumably, into a directory of results and a table "
+               "(docs/experiments.md); exit status 3 when a point did not pass");
+  sweepCmd->add_option("spec", sweep.spec, "The sweep spec (TOML)");
+  sweepCmd->add_option("--out", sweep.out, "Output directory (results of earlier runs are kept)");
+  sweepCmd->add_option("--jobs", sweep.jobs, "Runs at once (default: the machine's hardware "
+                       "threads)")->check(kAtLeastOne);
+  sweepCmd->add_flag("--retry-failed", sweep.retryFailed, "Run the points that failed again");
+  sweepCmd->add_flag("--dry-run", sweep.dryRun, "Print the points (id, axes, command), run none");
+  sweepCmd->add_option("--executor", sweep.executor, "local or slurm")->capture_default_str();
+  sweepCmd->add_option("--partition", sweep.slurm.partition, "slurm: partition");
+  sweepCmd->add_option("--time", sweep.slurm.time, "slurm: time limit of an array task");
+  sweepCmd->add_option("--mem", sweep.slurm.mem, "slurm: memory of an array task");
+  sweepCmd->add_option("--cpus-per-task", sweep.slurm.cpusPerTask,
+                       "slurm: CPUs of an array task, which runs that many points at once")
+      ->check(kAtLeastOne)->capture_default_str();
+  sweepCmd->add_option("--max-parallel", sweep.slurm.maxParallel,
+                       "slurm: array tasks running at once (--array=0-M%P)")->check(kAtLeastOne);
+  sweepCmd->add_option("--chunk", sweep.slurm.chunk, "slurm: points per array task")
+      ->check(kAtLeastOne)->capture_default_str();
+  sweepCmd->add_option("--slurm-option", sweep.slurm.extra,
+                       "slurm: another sbatch option, e.g. --account=NAME (repeatable)")
+      ->allow_extra_args(false);
+  sweepCmd->add_flag("--no-wait", sweep.slurm.noWait, "slurm: submit the job and return");
+  sweepCmd->add_option("--sbatch", sweep.slurm.sbatch, "slurm: the sbatch to use (default: "
+                       "$PATH; squeue is looked for beside it)");
+  sweepCmd->add_option("--poll", sweep.slurm.poll, "slurm: seconds between looks at the job")
+      ->capture_default_str();
+  CLI::App* sweepPointCmd = sweepCmd->add_subcommand(
+      "point", "Run one array task of a SLURM sweep (what DIR/slurm/job.sh runs)");
+  sweepPointCmd->add_option("dir", sweep.dir, "Output directory of the sweep")->required();
+  sweepPointCmd->add_option("--task", sweep.task, "Array task ($SLURM_ARRAY_TASK_ID)")->required();
+  sweepPointCmd->add_option("--jobs", sweep.jobs, "Points run at once (default 1)")
+      ->check(kAtLeastOne);
+  CLI::App* sweepStatusCmd = sweepCmd->add_subcommand(
+      "status", "Count a sweep's points by status (passed, failed, missing); name its SLURM job");
+  sweepStatusCmd->add_option("dir", sweep.dir, "Output directory of the sweep")->required();
+  CLI::App* sweepTableCmd = sweepCmd->add_subcommand(
+      "table", "Rebuild DIR/table.csv and table.jsonl from the point files and DIR/spec.toml");
+  sweepTableCmd->add_option("dir", sweep.dir, "Output directory of the sweep")->required();
+
+  ReportArgs report;
+  CLI::App* reportCmd = app.add_subcommand(
+      "report", "Write a Markdown page with PNG plots from a sweep's table: per column a table, "
+                "bar charts with a geometric mean and line plots over numeric axes, or a "
+                "template's page (docs/experiments.md); needs Python 3.11+ with matplotlib");
+  reportCmd->add_option("dir", report.dir, "Output directory of `warpsim sweep`")->required();
+  reportCmd->add_option("--out", report.out, "The page to write, plots beside it (default "
+                        "DIR/report.md)");
+  reportCmd->add_option("--template", report.templateFile,
+                        "A Python file whose render(report) writes the page instead");
+  reportCmd->add_option("--baseline", report.baseline,
+                        "AXIS=VALUE: normalise the columns to the point with this value "
+                        "(repeatable: one value per axis, together one point)")
+      ->allow_extra_args(false);
+
   // CLI11 reports an unknown command only as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string given = argv[1];
-    if (given != "run" && given != "list" && given != "ptx-check" && given != "config") {
-      return fail("unknown command '" + given + "' (commands: run, list, config, ptx-check)", 2);
+    if (given != "run" && given != "list" && given != "ptx-check" && given != "config" &&
+        given != "sweep" && given != "report") {
+      return fail("unknown command '" + given +
+                      "' (commands: run, list, config, ptx-check, sweep, report)",
+                  2);
     }
   }
   // `run ... -- PROGRAM ARGS`: everything after the first "--" is the program's command line.
@@ -171,6 +234,14 @@ int main(int argc, char** argv) {
     if (configListCmd->parsed()) return listConfigs();
     if (configShowCmd->parsed()) return showModelConfig(configName, configOverlays, configSets);
     if (checkCmd->parsed()) return checkPtx(check);
+    if (sweepPointCmd->parsed()) return sweepPointCommand(sweep);
+    if (sweepStatusCmd->parsed()) return sweepStatusCommand(sweep);
+    if (sweepTableCmd->parsed()) return sweepTableCommand(sweep);
+    if (reportCmd->parsed()) return reportCommand(report);
+    if (sweepCmd->parsed()) {
+      if (sweep.spec.empty()) return fail("sweep: no spec (warpsim sweep SPEC --out DIR)", 2);
+      return runSweepCommand(sweep);
+    }
   } catch (const std::exception& e) {
     return fail(e.what(), 1);
   }
