@@ -9,6 +9,8 @@ Definitions (counters are sums over a run's kernels, see gscalar_stats.py):
                      compressors and decompressors (rf_codec) are counted apart
   scalar fraction    scalar-executed instructions (all categories) / instructions.total
   compression ratio  uncompressed_bytes / (array_bytes + base_bytes) [+ metadata_bytes]
+  achieved occupancy sm.resident_warp_cycles / occupancy.warp_slot_cycles (baseline run): the
+                     resident warps' share of the warp slots of the SMs' active cycles
 """
 
 import math
@@ -31,6 +33,7 @@ STEP_INCREMENTS = (("step.sfu_mem", "gs-alu", "gs-all"), ("step.half", "gs-all",
                    ("step.divergent", "gs-half", "gscalar"))
 # Normalised IPC/W is averaged geometrically, everything else arithmetically.
 GEOMETRIC = ("ipcw.", "ipcw_gscalar_vs_alu")
+PAPER_SHARES_VS_ALU = "ipcw.paper_shares.gscalar_vs_alu"
 
 
 def ratio(numerator, denominator):
@@ -145,6 +148,12 @@ def workload_metrics(runs):
         m[f"ipcw.paper_shares.{config}"] = ipcw_with_paper_shares(
             m[f"ipc.{config}"], m[f"rf_power_codec.{config}"], m[f"exe_power.{config}"])
     m["ipcw_gscalar_vs_alu"] = ratio(of("gscalar", ipc_per_watt), of("alu-scalar", ipc_per_watt))
+    m[PAPER_SHARES_VS_ALU] = ratio(m.get("ipcw.paper_shares.gscalar"),
+                                   m.get("ipcw.paper_shares.alu-scalar"))
+    m["special_moves"] = of("gscalar", lambda r: ratio(r.get(f"{RF}.special_moves"),
+                                                      instructions(r)))
+    m["sfu_share"] = of("gscalar", lambda r: ratio(r.get(f"{RF}.instructions.sfu"),
+                                                  instructions(r)))
 
     for kind, share in (of("gscalar", lambda r: shares(r, f"{RF}.operand_reads", READ_KINDS))
                         or {}).items():
@@ -154,6 +163,13 @@ def workload_metrics(runs):
         m["baseline.power_w"] = ratio(base.get("energy.total_nj"), base.get("simulated_ns"))
         m["baseline.rf_dynamic_share"] = ratio(rf_energy(base), base.get("energy.dynamic_nj"))
         m["baseline.rf_total_share"] = ratio(rf_energy(base), base.get("energy.total_nj"))
+        m["baseline.exe_total_share"] = ratio(exe_energy(base), base.get("energy.total_nj"))
+        m["baseline.static_share"] = ratio(base.get("energy.static_nj"),
+                                           base.get("energy.total_nj"))
+        m["baseline.static_power_w"] = ratio(base.get("energy.static_nj"),
+                                             base.get("simulated_ns"))
+        m["baseline.occupancy"] = ratio(base.get("sm.resident_warp_cycles"),
+                                        base.get("occupancy.warp_slot_cycles"))
         writes = {kind: base.get(f"register_writes.non_divergent.{kind}")
                   + base.get(f"register_writes.divergent.{kind}") for kind in VALUE_KINDS}
         total = sum(writes.values())

@@ -1,22 +1,30 @@
-#!/usr/bin/env python3
-"""Writes the G-Scalar results page (DOCS/gscalar.md) and plot (DOCS/gscalar.png) from the
-statistics of the experiment's runs in OUT/<config>/<workload>.json (see run.sh).
+"""The G-Scalar results page, a `warpsim report` template: render(report) returns the page
+(docs/results/gscalar.md) and draws its plot (gscalar.png beside it) from the statistics of the
+points of a sweep of sweep.toml. Run by run.sh, or:
 
-Usage: gscalar_page.py --out OUT --docs DOCS [--workloads a,b] [--command TEXT]
-Missing runs and counters do not stop it: what cannot be computed is printed as "–".
+  warpsim report DIR --template src/mech/gscalar/experiment/gscalar_page.py \\
+      --out docs/results/gscalar.md
+
+Missing points and counters do not stop it: what cannot be computed is printed as "–".
+
+The discussion (discussion.md) is a template: its numbers are placeholders {name} filled from the
+same metrics as the tables (discussion_values); a placeholder it names that has no value, or a
+value that it never uses, is an error, so a typo cannot pass silently.
 """
 
-import argparse
-import datetime
 import os
-import sys
+import re
+import string
 
-sys.dont_write_bytecode = True  # no __pycache__ beside the sources
-import gscalar_metrics as gm  # noqa: E402 (after the line above on purpose)
-import gscalar_plot  # noqa: E402
-import gscalar_stats  # noqa: E402
+import gscalar_metrics as gm
+import gscalar_plot
+import gscalar_stats
+from sweep_report import ReportError  # scripts/report, on the path of a template
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FOLDER = "src/mech/gscalar/experiment"
+SELF, SPEC, RUN = f"{FOLDER}/gscalar_page.py", f"{FOLDER}/sweep.toml", f"{FOLDER}/run.sh"
+DISCUSSION = f"{FOLDER}/discussion.md"
 NONE = "–"
 
 
@@ -42,6 +50,22 @@ def count(x):
     return NONE if x is None else f"{int(round(x)):,}"
 
 
+def words(names):
+    """['a', 'b', 'c'] -> 'a, b and c'."""
+    names = list(names)
+    if not names:
+        return NONE
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def span(low, high, form):
+    """'low to high' in `form` ('x' when they print alike)."""
+    if low is None or high is None:
+        return NONE
+    a, b = form(low), form(high)
+    return a if a == b else f"{a} to {b}"
+
+
 def table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -63,6 +87,22 @@ class Page:
         """'' when every workload counts, else ' (n of N workloads)'."""
         n = self.means.get(key, (None, 0))[1]
         return "" if n == len(self.workloads) else f" ({n} of {len(self.workloads)} workloads)"
+
+    def ranked(self, key, n, highest=False):
+        """The n workloads with the lowest (highest) value of `key`, those without one left out;
+        ties in the suite's order."""
+        have = [w for w in self.workloads if self.per_workload[w].get(key) is not None]
+        order = sorted(range(len(have)), key=lambda i: (
+            -self.per_workload[have[i]][key] if highest else self.per_workload[have[i]][key], i))
+        return [have[i] for i in order[:n]]
+
+    def over(self, workloads, key):
+        """(lowest, highest, arithmetic mean) of `key` over `workloads` (Nones when empty)."""
+        values = [self.per_workload[w][key] for w in workloads
+                  if self.per_workload[w].get(key) is not None]
+        if not values:
+            return None, None, None
+        return min(values), max(values), sum(values) / len(values)
 
     def headline(self):
         m, c = self.mean, self.counted
@@ -175,69 +215,58 @@ def read_label(kind):
     return {"scalar": "scalar", "divergent": "divergent"}.get(kind, f"{kind[5:]}-byte")
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", required=True, help="statistics folder of run.sh")
-    parser.add_argument("--docs", required=True, help="folder for gscalar.md and gscalar.png")
-    parser.add_argument("--workloads", help="comma-separated workloads (default: the last run's)")
-    parser.add_argument("--command", default="gscalar_page.py", help="command shown on the page")
-    args = parser.parse_args(argv)
-
-    configurations = gscalar_stats.read_configurations(os.path.join(HERE, "configurations.txt"))
-    configs = [name for name, _, _ in configurations]
-    workloads = (args.workloads.split(",") if args.workloads
-                 else gscalar_stats.find_workloads(args.out, configs))
-    if not workloads:
-        print(f"gscalar_page: no statistics in {args.out} (run run.sh first)", file=sys.stderr)
-        return 1
-    try:
-        runs = gscalar_stats.load_all(args.out, configs, workloads)
-    except ValueError as error:
-        print(f"gscalar_page: {error}", file=sys.stderr)
-        return 1
+def render(report):
+    """The page (the `warpsim report` template interface: scripts/report/sweep_report.py)."""
+    runs = gscalar_stats.load_runs(report)
+    configs = list(runs)
+    workloads = [str(w) for w in report.axis("workload").values]
     per_workload = {w: gm.workload_metrics({c: runs[c][w] for c in configs}) for w in workloads}
     page = Page(workloads, per_workload, gm.suite_means(per_workload))
-
-    os.makedirs(args.docs, exist_ok=True)
-    plotted = gscalar_plot.write_plot(os.path.join(args.docs, "gscalar.png"), workloads,
-                                      per_workload, page.means)
-    text = render(page, configurations, runs, args, plotted)
-    path = os.path.join(args.docs, "gscalar.md")
-    with open(path, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    print(f"gscalar_page: wrote {path}" + (" and gscalar.png" if plotted else ""))
-    return 0
+    plot = gscalar_plot.write_plot(report, os.path.splitext(os.path.basename(report.page))[0]
+                                   + ".png", workloads, per_workload, page.means)
+    return text(report, page, runs, plot)
 
 
-def render(page, configurations, runs, args, plotted):
-    info = gscalar_stats.read_run_info(args.out)
+def status_words(report):
+    """'189 passed' or '180 passed, 2 failed, 7 missing'."""
+    counts = report.status_counts()
+    words = [f"{counts.get('pass', 0)} passed"]
+    for status, word in (("fail", "failed"), ("verify-failed", "did not verify"),
+                         ("missing", "missing")):
+        if counts.get(status):
+            words.append(f"{counts[status]} {word}")
+    return ", ".join(words)
+
+
+def text(report, page, runs, plot):
     any_run = next((r for by_w in runs.values() for r in by_w.values() if r), None)
-    today = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    runs_line = (f"Runs: `{info['command']}`, started {info.get('started', NONE)}, "
-                 f"{info.get('seconds', NONE)} s, commit {info.get('commit', NONE)}.  \n"
-                 if "command" in info else "Runs: no run-info.txt beside the statistics.  \n")
-    written = ("." if info.get("command") == args.command else f" by `{args.command}`.")
+    single = {a.name: a.values[0] for a in report.axes if len(a.values) == 1}
+    config = single.get("config", "gtx480")
+    size = single.get("size", any_run.size if any_run else NONE)
     parts = ["# G-Scalar: the paper's numbers beside ours",
-             "<!-- Generated by src/mech/gscalar/experiment/gscalar_page.py: do not edit; the "
-             "discussion comes from src/mech/gscalar/experiment/discussion.md. -->",
-             runs_line + f"Statistics: warpsim {any_run.version if any_run else NONE}, "
-             f"`--config gtx480`, size {any_run.size if any_run else NONE}, "
-             f"{len(page.workloads)} workloads.  \nPage written {today}{written}"]
-    parts.append("## Configurations\n\nEvery workload runs once per configuration (`warpsim run "
-                 "WORKLOAD --config gtx480 OPTIONS -q --stats ...`); paper settings: digest "
-                 "sections 2 and 5.\n\n" + table(
+             f"<!-- Generated by `warpsim report` with the template {SELF}: do not edit; the "
+             f"configurations come from the sweep's spec ({SPEC}), the discussion from "
+             f"{DISCUSSION}. -->",
+             f"Runs: sweep `{report.name}` (`warpsim sweep {SPEC}`), {len(report.points)} points, "
+             f"{status_words(report)}.  \n"
+             f"Statistics: warpsim {any_run.version if any_run else NONE}, `--config {config}`, "
+             f"size {size}, {len(page.workloads)} workloads.  \n"
+             f"Page: `warpsim report DIR --template {SELF}` (`{RUN}` runs both)."]
+    parts.append(f"## Configurations\n\nEvery workload runs once per configuration, a variant of "
+                 f"the sweep (`warpsim run WORKLOAD --size {size} --config {config} OPTIONS "
+                 f"--stats ... -q`); paper settings: digest sections 2 and 5.\n\n" + table(
                      ("name", "options", "what it models"),
-                     [(n, f"`{o}`" if o else NONE, w) for n, o, w in configurations]))
+                     [(n, f"`{o}`" if o else NONE, w) for n, o, w in configurations(report)]))
     problems = []
-    for config, by_workload in runs.items():
+    for name, by_workload in runs.items():
         missing = [w for w, r in by_workload.items() if r is None]
         unverified = [w for w, r in by_workload.items() if r is not None and not r.verified]
         if len(missing) == len(by_workload):
-            problems.append(f"- {config}: not run")
+            problems.append(f"- {name}: not run")
         elif missing:
-            problems.append(f"- {config}: no statistics for " + ", ".join(missing))
+            problems.append(f"- {name}: no statistics for " + ", ".join(missing))
         if unverified:
-            problems.append(f"- {config}: did not verify: " + ", ".join(unverified))
+            problems.append(f"- {name}: did not verify: " + ", ".join(unverified))
     if problems:
         parts.append("## Missing runs\n\nValues that need these runs show as –.\n\n"
                      + "\n".join(problems))
@@ -258,13 +287,128 @@ def render(page, configurations, runs, args, plotted):
         "shares of all register writes; the last column is the divergent writes' share.",
         "values", gm.VALUE_KINDS, gm.VALUE_KINDS,
         extra=(("values.divergent_writes", "divergent writes"),)))
-    parts.append("## Plot\n\n" + ("![IPC/W normalised to the baseline, and scalar-executed "
-                                  "instructions by category](gscalar.png)" if plotted else
-                                  "Not drawn: matplotlib was not installed."))
+    parts.append("## Plot\n\n" + (f"![IPC/W normalised to the baseline, and scalar-executed "
+                                   f"instructions by category]({plot})" if plot else
+                                   "Not drawn (plots off)."))
     with open(os.path.join(HERE, "discussion.md"), encoding="utf-8") as stream:
-        parts.append("## Why our numbers differ\n\n" + stream.read().strip())
+        discussion = fill(stream.read(), discussion_values(page, size, config))
+    parts.append("## Why our numbers differ\n\n" + discussion)
     return "\n\n".join(parts) + "\n"
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+# How many workloads the discussion names at each end of a ranking: a quarter of the suite.
+def group_size(page):
+    return max(1, len(page.workloads) // 4)
+
+
+def discussion_values(page, size, config):
+    """{placeholder: text} for discussion.md, every number from the metrics of the tables."""
+    m = page.mean
+    n = group_size(page)
+    low_occupancy = page.ranked("baseline.occupancy", n)
+    high_occupancy = page.ranked("baseline.occupancy", n, highest=True)
+    low_occ, _, _ = page.over(low_occupancy, "baseline.occupancy")
+    _, high_occ, _ = page.over(high_occupancy, "baseline.occupancy")
+    low_ipc = page.over(low_occupancy, "ipc.gscalar")
+    high_ipc = page.over(high_occupancy, "ipc.gscalar")
+    lowest_scalar = page.ranked("eligible.gscalar", 3)
+    losses = page.ranked("ipc.gscalar", n)
+    most_moves = page.ranked("special_moves", 1, highest=True)
+    return {
+        "workloads": str(len(page.workloads)), "size": str(size), "config": str(config),
+        # What reproduces.
+        "rf_power_gscalar": pct(m("rf_power.gscalar")),
+        "rf_power_gscalar_change": change(m("rf_power.gscalar")),
+        "rf_power_alu_scalar": pct(m("rf_power.alu-scalar")),
+        "ratio_gscalar": num(m("ratio.gscalar")), "ratio_bdi": num(m("ratio.bdi")),
+        "rf_energy_gscalar": pct(m("rf_energy.gscalar")),
+        "rf_energy_bdi": pct(m("rf_energy.bdi")),
+        "rf_power_codec_gscalar": pct(m("rf_power_codec.gscalar")),
+        "rf_power_codec_bdi": pct(m("rf_power_codec.bdi")),
+        "reads_scalar": pct(m("reads.scalar")), "reads_bytes3": pct(m("reads.bytes3")),
+        # Scalar-eligible instructions.
+        "eligible_gscalar": pct(m("eligible.gscalar")),
+        "eligible_oracle": pct(m("eligible.oracle")),
+        "step_alu": pct(m("executed.full_alu")),
+        "step_sfu_mem": points(m("executed.sfu_mem")),
+        "step_half": points(m("executed.half")),
+        "step_divergent": points(m("executed.divergent")),
+        "lowest_scalar_workloads": words(lowest_scalar),
+        "lowest_scalar_range": span(*page.over(lowest_scalar, "eligible.gscalar")[:2], pct),
+        "divergent_share": pct(m("divergent_share")),
+        "divergent_scalar_oracle": pct(m("divergent_scalar.oracle")),
+        "divergent_scalar_detected": pct(m("divergent_scalar.detected")),
+        # IPC.
+        "ipc_change": change(m("ipc.gscalar")),
+        "group_size": str(n),
+        "low_occupancy_workloads": words(low_occupancy),
+        "low_occupancy_range": span(low_occ, page.over(low_occupancy, "baseline.occupancy")[1],
+                                    pct),
+        "low_occupancy_ipc_range": span(low_ipc[0], low_ipc[1], change),
+        "low_occupancy_ipc_mean": change(low_ipc[2]),
+        "largest_ipc_losses": words(f"{w} {change(page.per_workload[w]['ipc.gscalar'])}"
+                                    for w in losses),
+        "high_occupancy_workloads": words(high_occupancy),
+        "high_occupancy_range": span(page.over(high_occupancy, "baseline.occupancy")[0],
+                                     high_occ, pct),
+        "high_occupancy_ipc_range": span(high_ipc[0], high_ipc[1], change),
+        "high_occupancy_ipc_mean": change(high_ipc[2]),
+        # IPC/W.
+        "ipcw_change": change(m("ipcw.gscalar")),
+        "ipcw_vs_alu_change": change(m("ipcw_gscalar_vs_alu")),
+        "rf_total_share": pct(m("baseline.rf_total_share")),
+        "exe_total_share": pct(m("baseline.exe_total_share")),
+        "static_power_w": num(m("baseline.static_power_w"), 0),
+        "static_share": pct(m("baseline.static_share")),
+        "paper_rf_share": f"{100 * gm.PAPER_RF_SHARE:.0f}%",
+        "paper_exe_share": f"{100 * gm.PAPER_EXE_SHARE:.0f}%",
+        "rf_power_codec_change": change(m("rf_power_codec.gscalar")),
+        "exe_power_change": change(m("exe_power.gscalar")),
+        "ipcw_paper_shares_change": change(m("ipcw.paper_shares.gscalar")),
+        "ipcw_paper_shares_vs_alu_change": change(m(gm.PAPER_SHARES_VS_ALU)),
+        "ipcw_paper_shares_alu_change": change(m("ipcw.paper_shares.alu-scalar")),
+        "sfu_share": pct(m("sfu_share")),
+        # Not modelled.
+        "special_moves": f"{NONE}" if m("special_moves") is None
+        else f"{100 * m('special_moves'):.2f}%",
+        "special_moves_max_workload": words(most_moves),
+        "special_moves_max": pct(page.per_workload[most_moves[0]]["special_moves"])
+        if most_moves else NONE,
+    }
+
+
+_COMMENT = re.compile(r"\A\s*<!--.*?-->\s*", re.DOTALL)
+_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+
+
+def fill(template, values):
+    """The discussion: `template` without its leading <!-- comment -->, each {name} replaced by
+    values[name] ({{ and }} stand for braces). Raises ReportError for a placeholder that is not a
+    plain {name}, one without a value, or a value no placeholder uses."""
+    body = _COMMENT.sub("", template, count=1).strip()
+    used = set()
+    try:
+        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(body)
+                  if f is not None]
+    except ValueError as error:
+        raise ReportError(f"{DISCUSSION}: {error}") from None
+    for field, spec, conversion in fields:
+        if spec or conversion or not _NAME.match(field):
+            raise ReportError(f"{DISCUSSION}: placeholder {{{field}}}: expected {{name}}, a "
+                              f"lowercase name without format or conversion")
+        used.add(field)
+    unknown = sorted(used - set(values))
+    if unknown:
+        raise ReportError(f"{DISCUSSION}: unknown placeholder(s) "
+                          + ", ".join(f"{{{u}}}" for u in unknown))
+    unused = sorted(set(values) - used)
+    if unused:
+        raise ReportError(f"{DISCUSSION}: value(s) without a placeholder: " + ", ".join(unused))
+    return body.format(**values)
+
+
+def configurations(report):
+    """[(variant, its warpsim run options, its description)] in the sweep's order."""
+    variants = report.spec.get("variants", {})
+    return [(v, report.variant_options(v), variants.get(v, {}).get("description", ""))
+            for v in report.axis("variant").values]

@@ -1,19 +1,24 @@
-"""Tests of the G-Scalar results page generator on hand-made statistics whose metrics are worked
-out by hand below. Run (ctest: gscalar_experiment_page):
+"""Tests of the G-Scalar results page (a `warpsim report` template) on a hand-made sweep whose
+metrics are worked out by hand below. Run (ctest: gscalar_experiment_page; matplotlib is only
+needed for the plot, which is left out without it):
   PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -s src/mech/gscalar/experiment -p '*_test.py'
 """
 
 import importlib.util
-import io
 import json
 import os
+import shutil
+import sys
 import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 
-import gscalar_metrics as gm
-import gscalar_page
-import gscalar_stats
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "scripts", "report"))
+import gscalar_metrics as gm  # noqa: E402 (after the path on purpose)
+import gscalar_page  # noqa: E402
+import gscalar_stats  # noqa: E402
+import sweep_report  # noqa: E402
 
 RF = ("sm", "register_file")
 
@@ -96,14 +101,17 @@ class RunTest(unittest.TestCase):
         self.assertEqual(gm.rf_energy(run), 46)
         self.assertEqual(gm.rf_energy(run, with_codec=True), 51)
 
-    def test_configurations_file_defines_the_seven_runs(self):
-        configurations = gscalar_stats.read_configurations(
-            os.path.join(gscalar_page.HERE, "configurations.txt"))
+    def test_the_spec_defines_the_seven_variants(self):
+        with tempfile.TemporaryDirectory() as folder:
+            report = write_sweep(folder, {})
+            configurations = gscalar_page.configurations(report)
         self.assertEqual([c[0] for c in configurations], list(CONFIGS))
         self.assertEqual(configurations[0][1], "--set profile.value_similarity=true")
         self.assertEqual(configurations[2][1].split()[:2], ["--overlay", "gscalar"])
         self.assertEqual(len(configurations[2][1].split()), 10)
         self.assertEqual(configurations[5][1], "--overlay gscalar")
+        self.assertEqual(configurations[6][2], "BDI register compression (Warped-Compression): "
+                         "the comparison point for compression ratio and RF energy")
 
 
 class MetricsTest(unittest.TestCase):
@@ -170,23 +178,51 @@ class MetricsTest(unittest.TestCase):
         self.assertEqual(means["x"], (2.5, 2))
 
 
+def write_sweep(folder, documents, workloads=("w",), sizes=("small",), plots=False):
+    """A sweep directory of sweep.toml's variants x `workloads` x `sizes` in `folder`, the
+    points' statistics from documents[(variant, workload)] (a point without one failed), and
+    the Report of a page in folder/docs/gscalar.md."""
+    shutil.copy(os.path.join(HERE, "sweep.toml"), os.path.join(folder, "spec.toml"))
+    points, table = [], []
+    for workload in workloads:
+        for size in sizes:
+            for variant in CONFIGS:
+                point_id = f"{len(points):016x}"
+                axes = {"workload": workload, "size": size, "config": "gtx480",
+                        "variant": variant}
+                points.append({"id": point_id, "axes": axes, "argv": ["run", workload]})
+                document = documents.get((variant, workload))
+                table.append(dict({"id": point_id}, **axes, status="pass" if document else
+                                  "fail", wall_seconds=1.25))
+                os.makedirs(os.path.join(folder, "points", point_id))
+                if document:
+                    with open(os.path.join(folder, "points", point_id, "stats.json"), "w",
+                              encoding="utf-8") as f:
+                        json.dump(document, f)
+    for name, rows in (("points.jsonl", points), ("table.jsonl", table)):
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(row) + "\n" for row in rows)
+    return sweep_report.Report(folder, os.path.join(folder, "docs", "gscalar.md"), plots=plots)
+
+
 class PageTest(unittest.TestCase):
-    def test_writes_the_page_from_statistics_files(self):
-        with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as docs:
-            for config, doc in FAKE.items():
-                os.makedirs(os.path.join(out, config))
-                with open(os.path.join(out, config, "w.json"), "w", encoding="utf-8") as f:
-                    json.dump(doc, f)
-            # A second workload with only its baseline run.
-            with open(os.path.join(out, "baseline", "v.json"), "w", encoding="utf-8") as f:
-                json.dump(FAKE["baseline"], f)
-            with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-                status = gscalar_page.main(["--out", out, "--docs", docs, "--command", "cmd"])
-            self.assertEqual(status, 0)
-            with open(os.path.join(docs, "gscalar.md"), encoding="utf-8") as f:
-                page = f.read()
-            plotted = os.path.exists(os.path.join(docs, "gscalar.png"))
-        self.assertEqual(plotted, importlib.util.find_spec("matplotlib") is not None)
+    def test_writes_the_page_from_the_points_statistics(self):
+        documents = {(config, "w"): doc for config, doc in FAKE.items()}
+        # A second workload with only its baseline run.
+        documents[("baseline", "v")] = FAKE["baseline"]
+        has_matplotlib = importlib.util.find_spec("matplotlib") is not None
+        with tempfile.TemporaryDirectory() as folder:
+            report = write_sweep(folder, documents, workloads=("w", "v"), plots=has_matplotlib)
+            os.makedirs(report.page_dir)
+            page = gscalar_page.render(report)
+            plotted = os.path.exists(os.path.join(report.page_dir, "gscalar.png"))
+        self.assertEqual(plotted, has_matplotlib)
+        self.assertIn("![IPC/W normalised" if has_matplotlib else "Not drawn (plots off).", page)
+        self.assertIn("Runs: sweep `gscalar-small` (`warpsim sweep src/mech/gscalar/experiment/"
+                      "sweep.toml`), 14 points, 8 passed, 6 failed.  \nStatistics: warpsim 9.9, `--config gtx480`, size small, "
+                      "2 workloads.", page)
+        self.assertIn("| gs-half | `--overlay gscalar --set sm.register_file.divergent_scalar="
+                      "false` | + half-warp scalar execution |", page)
         self.assertIn("| Scalar-eligible instructions, G-Scalar | 40% | 35.0% |", page)
         self.assertIn("| IPC/W, G-Scalar vs baseline | +24% | +25.0% | geometric mean "
                       "(1 of 2 workloads) |", page)
@@ -200,17 +236,65 @@ class PageTest(unittest.TestCase):
         self.assertIn("| w | 36.0% | 17.0% | 4.0% | 7.0% | 26.0% | 10.0% |", page)
         self.assertIn("| v | 40.0% | 20.0% | 10.0% | 10.0% | 5.0% | 15.0% | 20.0% |", page)
         self.assertIn("- gscalar: no statistics for v", page)
-        self.assertIn("Page written ", page)
-        with open(os.path.join(gscalar_page.HERE, "discussion.md"), encoding="utf-8") as f:
-            discussion = f.read().strip()
-        self.assertTrue(page.endswith(f"## Why our numbers differ\n\n{discussion}\n"))
+        discussion = page.split("## Why our numbers differ\n\n", 1)[1]
+        self.assertNotIn("<!--", discussion)  # the template's comment stays off the page
+        self.assertNotRegex(discussion, r"\{[a-z_0-9]*\}")  # every placeholder filled
+        # A filled value: the suite mean of the gscalar run's scalar-executed share (35.0%,
+        # "v" has no gscalar run), and the IPC/W change in the heading.
+        self.assertIn("**Scalar-eligible instructions (35.0%; paper: 40%).**", discussion)
+        self.assertIn("**IPC/W (+25.0% over the baseline, paper: +24%;", discussion)
 
-    def test_no_statistics_is_an_error(self):
-        with tempfile.TemporaryDirectory() as out:
-            with redirect_stderr(io.StringIO()) as err:
-                status = gscalar_page.main(["--out", out, "--docs", out])
-        self.assertEqual(status, 1)
-        self.assertIn("no statistics", err.getvalue())
+    def test_occupancy_and_the_discussion_values(self):
+        # Two kernels: 100 active cycles x 48 slots with 1200 resident warp-cycles, and
+        # 300 x 48 with 3600: 4800 / 19200 = 25%.
+        def occupancy_kernel(active, resident):
+            entry = kernel(1000, 2000, 500, 1000, {"register_file": 100})
+            entry["timing"]["sm"].update(active_cycles=active, resident_warp_cycles=resident)
+            entry["timing"]["occupancy"] = {"max_warps_per_sm": 48, "achieved": 0.25}
+            return entry
+        runs = fake_runs()
+        runs["baseline"] = gscalar_stats.Run(document(occupancy_kernel(100, 1200),
+                                                      occupancy_kernel(300, 3600)))
+        m = gm.workload_metrics(runs)
+        self.assertAlmostEqual(m["baseline.occupancy"], 0.25, places=12)
+        page = gscalar_page.Page(["w"], {"w": m}, gm.suite_means({"w": m}))
+        values = gscalar_page.discussion_values(page, "small", "gtx480")
+        self.assertEqual(values["low_occupancy_workloads"], "w")
+        self.assertEqual(values["low_occupancy_range"], "25.0%")
+        self.assertEqual(values["eligible_gscalar"], "35.0%")
+
+    def test_the_discussion_uses_every_value_and_only_known_ones(self):
+        with open(os.path.join(HERE, "discussion.md"), encoding="utf-8") as f:
+            template = f.read()
+        page = gscalar_page.Page(["w"], {"w": {}}, {})
+        values = gscalar_page.discussion_values(page, "small", "gtx480")
+        filled = gscalar_page.fill(template, values)  # no error: the names match both ways
+        self.assertTrue(filled.startswith("Every figure of ours here is computed"))
+
+    def test_fill(self):
+        fill = gscalar_page.fill
+        self.assertEqual(fill("<!-- {x} is the count -->\nIPC {x}, {{braces}}\n", {"x": "-2.9%"}),
+                         "IPC -2.9%, {braces}")
+        for template, values, message in (
+                ("IPC {ipc_chnage}", {"ipc_change": "1"},
+                 "unknown placeholder(s) {ipc_chnage}"),
+                ("IPC {ipc_change}", {"ipc_change": "1", "ipcw_change": "2"},
+                 "value(s) without a placeholder: ipcw_change"),
+                ("IPC {ipc_change:.1f}", {"ipc_change": "1"}, "placeholder {ipc_change}"),
+                ("IPC {}", {}, "placeholder {}"),
+                ("IPC {ipc_change", {"ipc_change": "1"}, "discussion.md")):
+            with self.subTest(template=template):
+                with self.assertRaises(sweep_report.ReportError) as error:
+                    fill(template, values)
+                self.assertIn(message, str(error.exception))
+
+    def test_a_sweep_of_two_sizes_is_an_error(self):
+        with tempfile.TemporaryDirectory() as folder:
+            report = write_sweep(folder, {}, sizes=("small", "default"))
+            with self.assertRaises(sweep_report.ReportError) as error:
+                gscalar_page.render(report)
+        self.assertEqual(str(error.exception), "the G-Scalar page needs one value of axis size; "
+                         "the sweep has 2")
 
 
 if __name__ == "__main__":

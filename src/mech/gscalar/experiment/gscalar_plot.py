@@ -2,8 +2,6 @@
 gscalar, grouped bars), and the scalar-executed fraction of the gscalar run per category (stacked
 bars, with the by-value oracle total as a marker)."""
 
-import sys
-
 # (metric, legend) of the stacked categories, bottom first.
 _CATEGORIES = (("executed.full_alu", "ALU"), ("executed.full_sfu", "SFU"),
                ("executed.full_mem", "MEM"), ("executed.half", "half-warp"),
@@ -19,17 +17,12 @@ def _value(x):
     return float("nan") if x is None else x
 
 
-def write_plot(path, workloads, per_workload, means):
-    """Writes the plot to `path`; returns False (after saying so in one line) when matplotlib is
-    not installed."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("gscalar_page: matplotlib not found (Debian: python3-matplotlib); plot skipped",
-              file=sys.stderr)
-        return False
+def write_plot(report, name, workloads, per_workload, means):
+    """Draws the plot and writes it beside the page as `name` (report.save_figure); returns
+    `name`, or None when the report draws no plots."""
+    plt = report.pyplot()
+    if plt is None:
+        return None
 
     labels = list(workloads) + ["mean"]
     rows = [per_workload[w] for w in workloads] + [{k: v for k, (v, _) in means.items()}]
@@ -66,7 +59,4 @@ def write_plot(path, workloads, per_workload, means):
     bottom.set_xticklabels(labels, rotation=60, ha="right", fontsize=8)
 
     figure.tight_layout()
-    # No software/date metadata: the same statistics give the same file.
-    figure.savefig(path, dpi=100, metadata={"Software": None})
-    plt.close(figure)
-    return True
+    return report.save_figure(figure, name)

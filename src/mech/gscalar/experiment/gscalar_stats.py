@@ -1,15 +1,17 @@
-"""Loads the statistics of the G-Scalar experiment: OUT/<config>/<workload>.json as written by
-`warpsim run --stats`, summed over the kernels of each run.
+"""Loads the statistics of the G-Scalar experiment: the stats.json of each point of its sweep
+(`warpsim run --stats`, DIR/points/ID/stats.json), summed over the kernels of each run.
 
 A run becomes a Run: flat sums over its kernels of every number under kernels[i]["timing"] and
 kernels[i]["value_similarity"], keyed by dotted path without that prefix
 ("sm.register_file.array_reads", "energy.components.alu.nj", "register_writes.divergent.uniform").
 Lists (per-SM breakdowns) and booleans are left out. A key that is absent reads as 0, so a
 configuration that lacks a counter (the banked register file has no scalar counters) contributes 0.
+One product is summed too, since a sum of its factors would mean nothing:
+"occupancy.warp_slot_cycles", sm.active_cycles x occupancy.max_warps_per_sm of each kernel (the
+denominator of the kernel's achieved occupancy, sm.resident_warp_cycles the numerator).
 """
 
-import json
-import os
+from sweep_report import ReportError  # scripts/report, on the path of a template
 
 _SUMMED_SECTIONS = ("timing", "value_similarity")
 
@@ -38,6 +40,11 @@ class Run:
             self.kernels += 1
             for section in _SUMMED_SECTIONS:
                 _add_numbers(self._sums, "", kernel.get(section) or {})
+            timing = kernel.get("timing") or {}
+            active = (timing.get("sm") or {}).get("active_cycles")
+            slots = (timing.get("occupancy") or {}).get("max_warps_per_sm")
+            if isinstance(active, (int, float)) and isinstance(slots, (int, float)):
+                _add_numbers(self._sums, "occupancy.warp_slot_cycles", active * slots)
 
     def get(self, key):
         """The sum over kernels of `key`; 0 when no kernel has it."""
@@ -48,64 +55,24 @@ class Run:
         return sum(self.get(f"{prefix}.{name}") for name in names)
 
 
-def load_run(path):
-    """The Run stored at `path`, or None when the file does not exist. Raises ValueError naming
-    the file when it is not valid JSON."""
-    if not os.path.exists(path):
-        return None
-    try:
-        with open(path, encoding="utf-8") as stream:
-            document = json.load(stream)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not valid JSON ({error})") from error
-    if not isinstance(document, dict):
-        raise ValueError(f"{path}: expected a JSON object")
-    return Run(document)
-
-
-def load_all(out_dir, configs, workloads):
-    """{config: {workload: Run or None}} for every pair."""
-    return {
-        config: {w: load_run(os.path.join(out_dir, config, f"{w}.json")) for w in workloads}
-        for config in configs
-    }
-
-
-def read_configurations(path):
-    """[(name, options, meaning)] from configurations.txt (name | options | meaning a line)."""
-    configurations = []
-    with open(path, encoding="utf-8") as stream:
-        for line in stream:
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            name, options, meaning = (part.strip() for part in (line.split("|", 2) + ["", ""])[:3])
-            configurations.append((name, options, meaning))
-    return configurations
-
-
-def find_workloads(out_dir, configs):
-    """The workloads of the last run (OUT/workloads.txt), else every workload with a statistics
-    file in some configuration, sorted."""
-    listed = os.path.join(out_dir, "workloads.txt")
-    if os.path.exists(listed):
-        with open(listed, encoding="utf-8") as stream:
-            return [line.strip() for line in stream if line.strip()]
-    found = set()
-    for config in configs:
-        folder = os.path.join(out_dir, config)
-        if os.path.isdir(folder):
-            found.update(f[:-5] for f in os.listdir(folder) if f.endswith(".json"))
-    return sorted(found)
-
-
-def read_run_info(out_dir):
-    """key=value lines of OUT/run-info.txt (written by run.sh after the runs); {} when absent."""
-    path = os.path.join(out_dir, "run-info.txt")
-    info = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as stream:
-            for line in stream:
-                key, sep, value = line.rstrip("\n").partition("=")
-                if sep:
-                    info[key] = value
-    return info
+def load_runs(report):
+    """{variant: {workload: Run or None}} for every variant and workload of the sweep, from the
+    statistics of its points (a point that failed or has not run yet gives None). Raises
+    ReportError when the sweep has more than one value of another axis (size, config, ...): the
+    page compares variants of one run of the suite."""
+    for axis in report.axes:
+        if axis.name not in ("workload", "variant") and len(axis.values) != 1:
+            raise ReportError(f"the G-Scalar page needs one value of axis {axis.name}; the sweep "
+                             f"has {len(axis.values)}")
+    for name in ("workload", "variant"):
+        if report.axis(name) is None:
+            raise ReportError(f"the G-Scalar page needs a {name} axis; the sweep has none")
+    runs = {v: {w: None for w in report.axis("workload").values}
+            for v in report.axis("variant").values}
+    for point in report.points:
+        document = report.stats(point) if point.status in ("pass", "verify-failed") else None
+        if document is not None:
+            if not isinstance(document, dict):
+                raise ReportError(f"point {point.id}: its statistics are not a JSON object")
+            runs[point.axes["variant"]][point.axes["workload"]] = Run(document)
+    return runs
