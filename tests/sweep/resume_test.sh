@@ -9,10 +9,10 @@ source "$(dirname "$0")/lib.sh"
 cat >spec.toml <<'SPEC'
 [axes]
 workload = ["vecadd"]
-size = [1024, 2048, 4096, 2097152]
+size = [1024, 2048, 4096, 1048576]
 SPEC
 sweep dry.txt spec.toml --dry-run
-long=$(id_of dry.txt "workload=vecadd size=2097152")
+long=$(id_of dry.txt "workload=vecadd size=1048576")
 [[ -n "$long" ]] || fail "no id for the long point"
 
 # (1) Stop the sweep while the long point runs.
@@ -52,8 +52,8 @@ wait "$pid" || rc=$?
 expect_eq "$rc" 3 "exit status with a killed run"
 expect_text killed.txt "4 points: 3 passed, 1 failed, 0 did not verify, 0 missing"
 expect_line killed.txt "sweep: 1 point did not pass:"
-expect_line killed.txt "  $long workload=vecadd size=2097152: fail, killed by signal 9"
-expect_line killed.txt "    reproduce: $W run vecadd --size 2097152"
+expect_line killed.txt "  $long workload=vecadd size=1048576: fail, killed by signal 9"
+expect_line killed.txt "    reproduce: $W run vecadd --size 1048576"
 expect_text "out/points/$long/result.json" '"signal": 9'
 expect_text "out/points/$long/result.json" '"exit_status": 137'
 
@@ -61,7 +61,7 @@ touch marker
 sweep kept.txt spec.toml --out out
 expect_eq "$rc" 3 "exit status while a point stays failed"
 expect_text kept.txt "4 points, 3 already passed, 1 failed before (--retry-failed reruns them); 0 to run"
-expect_line kept.txt "  $long workload=vecadd size=2097152: fail, killed by signal 9"
+expect_line kept.txt "  $long workload=vecadd size=1048576: fail, killed by signal 9"
 expect_eq "$(newer_results out marker)" "" "points run without --retry-failed"
 
 sweep retried.txt spec.toml --out out --retry-failed
