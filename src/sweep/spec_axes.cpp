@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "config/value.h"
 #include "sweep/spec_sections.h"
 
 namespace warpsim::sweep {
@@ -31,25 +32,6 @@ bool bareWord(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
   });
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += fmt::format("\\u{:04X}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
 }
 
 bool allDigits(const std::string& s) {
@@ -119,7 +101,7 @@ AxisValue scalarValue(const SpecToml& toml, const TomlEntry& e, AxisKind kind,
   v.line = e.line;
   const toml::node& node = *e.node;
   if (const auto* s = node.as_string()) {
-    v.text = kind == AxisKind::Set && !bareWord(s->get()) ? quoted(s->get()) : s->get();
+    v.text = kind == AxisKind::Set && !bareWord(s->get()) ? config::literal(s->get()) : s->get();
     v.kind = AxisValue::Kind::String;
   } else if (const auto* i = node.as_integer()) {
     v.text = std::to_string(i->get());
