@@ -17,6 +17,7 @@ struct ExecRecord {
   uint32_t function = 0;              // Module::functions index
   uint32_t warpInCta = 0;             // warp index within its CTA
   uint32_t ctaLinear = 0;             // linear CTA id within the grid
+  uint32_t warpSlot = 0;              // the warp's slot on its SM (set by the timing model)
   uint32_t issueMask = 0;             // lanes active when the instruction issued (SIMT mask)
   uint32_t execMask = 0;              // lanes that executed: issueMask & guard
 

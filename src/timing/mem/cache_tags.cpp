@@ -12,7 +12,9 @@ CacheTags::CacheTags(const CacheGeometry& g, uint64_t stream)
       allSectors_(g.sectorsPerLine() >= 32 ? ~0u : (1u << g.sectorsPerLine()) - 1),
       replacement_(g.replacement),
       random_((g.seed + stream * 0xD1B54A32D192ED03ull) * 0x9E3779B97F4A7C15ull | 1),
-      lines_(size_t{std::max<uint32_t>(g.sets(), 1)} * g.assoc) {}
+      lines_(size_t{std::max<uint32_t>(g.sets(), 1)} * g.assoc),
+      plru_(g.assoc),
+      plruBits_(g.replacement == Replacement::Plru ? std::max<uint32_t>(g.sets(), 1) : 0, 0) {}
 
 uint32_t CacheTags::victim(uint32_t set) {
   const CacheLine* l = &lines_[size_t{set} * ways_];
@@ -33,6 +35,10 @@ uint32_t CacheTags::victim(uint32_t set) {
     }
     return kNoWay;
   }
+  if (replacement_ == Replacement::Plru) {
+    const uint32_t w = plru_.victim(plruBits_[set]);
+    if (l[w].pending == 0 && !l[w].pinned) return w;
+  }
   uint32_t best = kNoWay, bestPinned = kNoWay;
   for (uint32_t w = 0; w < ways_; ++w) {
     if (l[w].pending != 0) continue;
@@ -49,6 +55,13 @@ void CacheTags::install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition
   l.valid = l.dirty = l.pending = 0;
   l.allocated = true;
   l.pinned = pin;
+  if (replacement_ == Replacement::Plru) {
+    if (position == InsertPosition::Mru) {
+      plru_.touch(plruBits_[set], way);
+    } else {
+      plru_.pointTo(plruBits_[set], way);
+    }
+  }
   if (position == InsertPosition::Mru) {
     l.stamp = ++clock_;
   } else {
@@ -66,6 +79,7 @@ void CacheTags::invalidateAll() {
   for (CacheLine& l : lines_) {
     if (l.pending == 0) l = CacheLine{};
   }
+  std::fill(plruBits_.begin(), plruBits_.end(), 0);
 }
 
 }  // namespace warpsim::timing::mem

@@ -5,7 +5,8 @@
 //
 // Replacement: "lru" evicts the line used least recently (hits refresh it), "fifo" the line
 // installed first (hits do not refresh), "random" a uniformly drawn line from a xorshift
-// generator with a fixed seed. Lines with pending sectors are never evicted (their fill is on
+// generator with a fixed seed, "plru" the way a tree pseudo-LRU points to (tree_plru.h; when
+// that way waits for a fill or is pinned, the LRU choice among the others). Lines with pending sectors are never evicted (their fill is on
 // its way); pinned lines only when every other candidate is pinned too. Invalid ways are used
 // before any eviction.
 #pragma once
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "timing/mem/mem_params.h"
+#include "timing/mem/tree_plru.h"
 
 namespace warpsim::timing::mem {
 
@@ -59,7 +61,10 @@ class CacheTags {
 
   // A hit: refreshes the line's position for LRU.
   void touch(uint32_t set, uint32_t way) {
-    if (replacement_ == Replacement::Lru) line(set, way).stamp = ++clock_;
+    if (replacement_ == Replacement::Lru || replacement_ == Replacement::Plru) {
+      line(set, way).stamp = ++clock_;
+    }
+    if (replacement_ == Replacement::Plru) plru_.touch(plruBits_[set], way);
   }
   // The way to (re)use for a new line in `set`, or kNoWay when every way waits for a fill.
   uint32_t victim(uint32_t set);
@@ -75,6 +80,8 @@ class CacheTags {
   uint64_t random_;
   int64_t clock_ = 0;
   std::vector<CacheLine> lines_;
+  TreePlru plru_;
+  std::vector<uint64_t> plruBits_;  // per set (plru only)
 };
 
 }  // namespace warpsim::timing::mem

@@ -103,3 +103,56 @@ TEST(CacheTags, InvalidateAllKeepsLinesWaitingForFills) {
 
 }  // namespace
 }  // namespace warpsim::timing::mem
+
+namespace warpsim::timing::mem {
+namespace {
+
+TEST(TreePlru, FourWaysFollowTheTextbookTree) {
+  const TreePlru plru(4);
+  uint64_t bits = 0;
+  for (uint32_t w = 0; w < 4; ++w) plru.touch(bits, w);
+  // After using 0, 1, 2, 3 in order the tree points at 0.
+  EXPECT_EQ(plru.victim(bits), 0u);
+  plru.touch(bits, 0);
+  EXPECT_EQ(plru.victim(bits), 2u);  // root now points right, the right pair at 2
+  plru.touch(bits, 2);
+  EXPECT_EQ(plru.victim(bits), 1u);
+  plru.pointTo(bits, 3);
+  EXPECT_EQ(plru.victim(bits), 3u);
+}
+
+TEST(TreePlru, ThreeAndSixWaysNeverPickAMissingWay) {
+  for (uint32_t ways : {3u, 5u, 6u}) {
+    const TreePlru plru(ways);
+    uint64_t bits = 0;
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < 64; ++i) {
+      const uint32_t v = plru.victim(bits);
+      ASSERT_LT(v, ways) << ways << " ways";
+      seen |= 1u << v;
+      plru.touch(bits, v);  // replace the victim: the next one differs
+    }
+    EXPECT_EQ(seen, (1u << ways) - 1) << "every way is chosen in turn with " << ways << " ways";
+  }
+}
+
+TEST(CacheTags, PlruReplacementEvictsTheWayTheTreePointsTo) {
+  CacheGeometry g;
+  g.sizeBytes = 4 * 128;
+  g.assoc = 4;
+  g.lineBytes = 128;
+  g.replacement = Replacement::Plru;
+  CacheTags tags(g);
+  for (uint32_t w = 0; w < 4; ++w) {
+    const uint32_t v = tags.victim(0);
+    EXPECT_EQ(v, w);  // invalid ways first, in order
+    tags.install(0, v, 128 * w, InsertPosition::Mru, false);
+  }
+  tags.touch(0, 0);
+  EXPECT_EQ(tags.victim(0), 2u);
+  tags.line(0, 2).pending = 1;  // waits for a fill: the LRU choice among the others
+  EXPECT_EQ(tags.victim(0), 1u);
+}
+
+}  // namespace
+}  // namespace warpsim::timing::mem

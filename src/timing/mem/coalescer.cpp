@@ -114,22 +114,28 @@ uint32_t coalesce(const uint64_t* addr, uint32_t mask, uint32_t bytes, uint32_t 
   return count;
 }
 
-uint64_t localAddress(uint32_t ctaLinear, uint32_t warpInCta, uint32_t lane, uint64_t offset) {
-  const uint64_t warpBlock = (uint64_t{ctaLinear} * 32 + warpInCta) % kLocalWarpBlocks;
+uint64_t localAddress(LocalLayout layout, const LocalWarp& warp, uint32_t lane, uint64_t offset) {
   const uint64_t inThread = offset % kLocalBytesPerThread;
-  return kLocalRegionBase + warpBlock * kLocalBytesPerThread * 32 + (inThread / 4) * 128 +
-         uint64_t{lane} * 4 + inThread % 4;
+  const uint64_t word = inThread / 4;
+  const uint64_t inWord = uint64_t{lane} * 4 + inThread % 4;
+  if (layout == LocalLayout::WordMajor) {
+    const uint64_t slot = (uint64_t{warp.sm} % kLocalLayoutSms) * kLocalLayoutSlots +
+                          warp.warpSlot % kLocalLayoutSlots;
+    return kLocalRegionBase + (word * kLocalLayoutSms * kLocalLayoutSlots + slot) * 128 + inWord;
+  }
+  const uint64_t warpBlock = (uint64_t{warp.ctaLinear} * 32 + warp.warpInCta) % kLocalWarpBlocks;
+  return kLocalRegionBase + warpBlock * kLocalBytesPerThread * 32 + word * 128 + inWord;
 }
 
-uint32_t coalesceLocal(const uint64_t* offset, uint32_t mask, uint32_t bytes, uint32_t ctaLinear,
-                       uint32_t warpInCta, uint32_t lineBytes, uint32_t sectorBytes,
+uint32_t coalesceLocal(const uint64_t* offset, uint32_t mask, uint32_t bytes, LocalLayout layout,
+                       const LocalWarp& warp, uint32_t lineBytes, uint32_t sectorBytes,
                        LineRequest* out, uint32_t count, uint64_t* scratch) {
   const uint32_t words = bytes > 4 ? bytes / 4 : 1;
   const uint32_t wordBytes = bytes > 4 ? 4 : std::max<uint32_t>(bytes, 1);
   for (uint32_t w = 0; w < words; ++w) {
     for (uint32_t m = mask; m != 0; m &= m - 1) {
       const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
-      scratch[lane] = localAddress(ctaLinear, warpInCta, lane, offset[lane] + 4 * w);
+      scratch[lane] = localAddress(layout, warp, lane, offset[lane] + 4 * w);
     }
     count = coalesce(scratch, mask, wordBytes, lineBytes, sectorBytes, out, count);
   }

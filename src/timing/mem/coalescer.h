@@ -31,22 +31,39 @@ struct LineRequest {
 uint32_t coalesce(const uint64_t* addr, uint32_t mask, uint32_t bytes, uint32_t lineBytes,
                   uint32_t sectorBytes, LineRequest* out, uint32_t count = 0, bool atomic = false);
 
-// The device address of byte `offset` of lane `lane`'s local memory, for warp `warpInCta` of
-// CTA `ctaLinear`: region base + warp block + (offset / 4) * 128 + lane * 4 + offset % 4.
-// Warps get disjoint blocks of kLocalBytesPerThread * 32 bytes (offsets beyond wrap; CTA ids
-// wrap after kLocalWarpBlocks warps), far from device allocations and kernel parameters.
+// How thread-private words are laid out (l1.local_layout). Both interleave the threads of a warp
+// word by word, so the same 4-byte word of all 32 lanes is one 128-byte block; they differ in
+// which block follows which:
+//   WarpMajor  a warp's private words are consecutive blocks: warp block + (offset / 4) * 128.
+//              Warps (CTA-linear order) get disjoint blocks of kLocalBytesPerThread * 32 bytes
+//              (offsets beyond wrap; warp ids wrap after kLocalWarpBlocks warps).
+//   WordMajor  word k of every resident warp slot of the GPU is consecutive: the block of
+//              (SM, warp slot) in row k, rows of kLocalLayoutSms * kLocalLayoutSlots blocks
+//              (GPGPU-Sim's layout: private memory belongs to a hardware thread context).
+enum class LocalLayout : uint8_t { WarpMajor, WordMajor };
+// The warp a local access belongs to.
+struct LocalWarp {
+  uint32_t ctaLinear = 0, warpInCta = 0;  // WarpMajor
+  uint32_t sm = 0, warpSlot = 0;          // WordMajor
+};
 inline constexpr uint64_t kLocalRegionBase = uint64_t{1} << 44;
 inline constexpr uint64_t kLocalBytesPerThread = uint64_t{1} << 19;
 inline constexpr uint64_t kLocalWarpBlocks = uint64_t{1} << 20;
+inline constexpr uint64_t kLocalLayoutSms = 256, kLocalLayoutSlots = 64;
 inline constexpr uint64_t kParamRegionBase = uint64_t{3}
                                              << 44;  // kernel parameters (constant bank)
-uint64_t localAddress(uint32_t ctaLinear, uint32_t warpInCta, uint32_t lane, uint64_t offset);
+// The device address of byte `offset` of lane `lane`'s local memory: region base + the block of
+// the warp's private word offset / 4 + lane * 4 + offset % 4.
+uint64_t localAddress(LocalLayout layout, const LocalWarp& warp, uint32_t lane, uint64_t offset);
+inline bool isLocalAddress(uint64_t address) {
+  return address >= kLocalRegionBase && address < kParamRegionBase;
+}
 
 // Linearises and coalesces a local access: lanes of `mask` access `bytes` at local offsets
 // offset[lane]; accesses wider than 4 bytes are split into 4-byte words. Appends to `out` like
 // coalesce(); `scratch` is room for 32 addresses.
-uint32_t coalesceLocal(const uint64_t* offset, uint32_t mask, uint32_t bytes, uint32_t ctaLinear,
-                       uint32_t warpInCta, uint32_t lineBytes, uint32_t sectorBytes,
+uint32_t coalesceLocal(const uint64_t* offset, uint32_t mask, uint32_t bytes, LocalLayout layout,
+                       const LocalWarp& warp, uint32_t lineBytes, uint32_t sectorBytes,
                        LineRequest* out, uint32_t count, uint64_t* scratch);
 
 // The distinct addresses among the lanes of `mask`, in first-lane order (constant-cache

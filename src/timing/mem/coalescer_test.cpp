@@ -103,29 +103,54 @@ TEST(Coalescer, PartialMaskTouchesOnlyActiveLanes) {
   EXPECT_EQ(strided(kBase, 4, 4, 0).n, 0u);
 }
 
+LocalWarp warpOf(uint32_t cta, uint32_t warp, uint32_t sm = 0, uint32_t slot = 0) {
+  LocalWarp w;
+  w.ctaLinear = cta;
+  w.warpInCta = warp;
+  w.sm = sm;
+  w.warpSlot = slot;
+  return w;
+}
+
 TEST(Coalescer, LocalMemoryIsWordInterleavedAcrossTheWarp) {
-  EXPECT_EQ(localAddress(0, 0, 0, 0), kLocalRegionBase);
-  EXPECT_EQ(localAddress(0, 0, 5, 0), kLocalRegionBase + 20);
-  EXPECT_EQ(localAddress(0, 0, 0, 4), kLocalRegionBase + 128);
-  EXPECT_EQ(localAddress(0, 0, 3, 6), kLocalRegionBase + 128 + 12 + 2);
-  EXPECT_EQ(localAddress(0, 1, 0, 0), kLocalRegionBase + kLocalBytesPerThread * 32);
-  EXPECT_EQ(localAddress(1, 0, 0, 0), kLocalRegionBase + 32 * kLocalBytesPerThread * 32);
+  constexpr LocalLayout kWarp = LocalLayout::WarpMajor;
+  EXPECT_EQ(localAddress(kWarp, warpOf(0, 0), 0, 0), kLocalRegionBase);
+  EXPECT_EQ(localAddress(kWarp, warpOf(0, 0), 5, 0), kLocalRegionBase + 20);
+  EXPECT_EQ(localAddress(kWarp, warpOf(0, 0), 0, 4), kLocalRegionBase + 128);
+  EXPECT_EQ(localAddress(kWarp, warpOf(0, 0), 3, 6), kLocalRegionBase + 128 + 12 + 2);
+  EXPECT_EQ(localAddress(kWarp, warpOf(0, 1), 0, 0), kLocalRegionBase + kLocalBytesPerThread * 32);
+  EXPECT_EQ(localAddress(kWarp, warpOf(1, 0), 0, 0),
+            kLocalRegionBase + 32 * kLocalBytesPerThread * 32);
 
   uint64_t offset[32], scratch[32];
   for (auto& o : offset) o = 8;
   Out o;
-  o.n = coalesceLocal(offset, ~0u, 4, 0, 0, 128, 32, o.r, 0, scratch);
+  o.n = coalesceLocal(offset, ~0u, 4, kWarp, warpOf(0, 0), 128, 32, o.r, 0, scratch);
   ASSERT_EQ(o.n, 1u);
   EXPECT_EQ(o.r[0].line, kLocalRegionBase + 256);
   EXPECT_EQ(o.r[0].sectors, 0xFu);
   // An 8-byte access is two words: two blocks.
-  o.n = coalesceLocal(offset, ~0u, 8, 0, 0, 128, 32, o.r, 0, scratch);
+  o.n = coalesceLocal(offset, ~0u, 8, kWarp, warpOf(0, 0), 128, 32, o.r, 0, scratch);
   ASSERT_EQ(o.n, 2u);
   EXPECT_EQ(o.r[1].line, kLocalRegionBase + 384);
   // Lanes at different offsets spread over blocks.
   for (int l = 0; l < 32; ++l) offset[l] = 4 * l;
-  o.n = coalesceLocal(offset, ~0u, 4, 0, 0, 128, 32, o.r, 0, scratch);
+  o.n = coalesceLocal(offset, ~0u, 4, kWarp, warpOf(0, 0), 128, 32, o.r, 0, scratch);
   EXPECT_EQ(o.n, 32u);
+}
+
+TEST(Coalescer, WordMajorLocalLayoutPutsWarpSlotsSideBySide) {
+  constexpr LocalLayout kWord = LocalLayout::WordMajor;
+  constexpr uint64_t kRow = kLocalLayoutSms * kLocalLayoutSlots * 128;
+  // The CTA does not matter, the hardware slot does.
+  EXPECT_EQ(localAddress(kWord, warpOf(7, 3, 0, 0), 0, 0), kLocalRegionBase);
+  EXPECT_EQ(localAddress(kWord, warpOf(7, 3, 0, 1), 2, 0), kLocalRegionBase + 128 + 8);
+  EXPECT_EQ(localAddress(kWord, warpOf(0, 0, 1, 0), 0, 0),
+            kLocalRegionBase + kLocalLayoutSlots * 128);
+  // Word k of a warp is k rows further.
+  EXPECT_EQ(localAddress(kWord, warpOf(0, 0, 0, 5), 1, 12), kLocalRegionBase + 3 * kRow + 5 * 128 + 4);
+  EXPECT_TRUE(isLocalAddress(localAddress(kWord, warpOf(0, 0, 255, 63), 31, kLocalBytesPerThread - 1)));
+  EXPECT_FALSE(isLocalAddress(kParamRegionBase));
 }
 
 TEST(Coalescer, DistinctAddressesInFirstLaneOrder) {

@@ -40,6 +40,7 @@ void L1DataCache::evict(uint32_t set, uint32_t way, const RequestOrigin& origin)
   const CacheLine& v = tags_.line(set, way);
   if (!v.allocated) return;
   ++stats_.evictions;
+  sink_.evicted(v.tag);
   if (v.dirty != 0) {
     ++stats_.writebacks;
     RequestOrigin o = origin;

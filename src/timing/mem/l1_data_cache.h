@@ -38,6 +38,8 @@ class CompletionSink {
  public:
   virtual ~CompletionSink() = default;
   virtual void completeAccess(uint32_t slot, Cycle when) = 0;
+  // The cache evicted line `line` to make room (its dirty sectors are on their way down).
+  virtual void evicted(uint64_t line) {}
 };
 
 struct LineAccess {

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <string>
 
+#include "timing/mem/coalescer.h"
+
 namespace warpsim::timing::mem {
 
-enum class Replacement : uint8_t { Lru, Fifo, Random };
+enum class Replacement : uint8_t { Lru, Fifo, Random, Plru };
 
 // What a cache does with a store (per space at the L1).
 enum class WritePolicy : uint8_t {
@@ -43,6 +45,7 @@ struct L1Params {
   bool cacheGlobalLoads = true;  // false: global loads bypass L1 (Kepler's default)
   std::string policy = "lru-allocate";
   std::string localPath = "none";
+  LocalLayout localLayout = LocalLayout::WarpMajor;  // which private words share a line
 };
 
 struct SharedParams {

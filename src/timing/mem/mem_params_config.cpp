@@ -8,8 +8,10 @@ namespace {
 
 Replacement readReplacement(config::Section& s) {
   const std::string r =
-      s.choice("replacement", "lru", {"lru", "fifo", "random"},
-               "victim choice: least recently used, first in, or random (seeded)");
+      s.choice("replacement", "lru", {"lru", "fifo", "random", "plru"},
+               "victim choice: least recently used, first in, random (seeded), or tree "
+               "pseudo-LRU (timing/mem/tree_plru.h)");
+  if (r == "plru") return Replacement::Plru;
   return r == "fifo" ? Replacement::Fifo : r == "random" ? Replacement::Random : Replacement::Lru;
 }
 
@@ -30,6 +32,11 @@ void readGeometry(config::Section& s, CacheGeometry& g, const char* sizeDoc, boo
   if (replacement) {
     g.replacement = readReplacement(s);
     g.seed = s.u64("seed", g.seed, "seed of the random replacement", 0);
+    if (g.replacement == Replacement::Plru && g.assoc > 64) {
+      throw config::Error("config: error: " + s.path() +
+                          ".replacement = \"plru\" supports at most 64 ways (assoc = " +
+                          std::to_string(g.assoc) + ")");
+    }
   }
 }
 
@@ -68,6 +75,12 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   a.localPath =
       l1.str("local_path", a.localPath,
              "structure beside the L1 for local memory (extension point local_memory_path)");
+  a.localLayout = l1.choice("local_layout", "warp-major", {"warp-major", "word-major"},
+                            "private words laid out per warp (a warp's words in consecutive "
+                            "128-byte blocks) or per word (word k of every warp slot side by side)") ==
+                          "word-major"
+                      ? LocalLayout::WordMajor
+                      : LocalLayout::WarpMajor;
 
   config::Section sh = tree.section("shared");
   p.shared.banks = sh.u32("banks", p.shared.banks, "shared-memory banks", 1, 1024);

@@ -114,6 +114,8 @@ MemorySystemImpl::MemorySystemImpl(const MemoryParams& params, MemoryPlugins& pl
     lc.port = &unit->localPathPort();
     lc.l1LineBytes = params.l1.cache.lineBytes;
     lc.l1SectorBytes = params.l1.cache.sectorBytes;
+    lc.l1HitLatency = params.l1.hitLatency;
+    lc.layout = params.l1.localLayout;
     unit->setLocalPath(plugins.localPath(lc));
     sms_.push_back(std::move(unit));
   }

@@ -1,5 +1,6 @@
 // SmMemoryUnit::accept: a warp memory instruction becomes queued accesses (see
 // sm_memory_unit.h).
+#include <algorithm>
 #include <bit>
 
 #include "func/address_space.h"
@@ -149,6 +150,11 @@ uint32_t SmMemoryUnit::queueLocal(const func::ExecRecord& r, uint32_t mask, uint
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
     offsets_[lane] = spaceOffset(r, lane);
   }
+  LocalWarp warp;
+  warp.ctaLinear = r.ctaLinear;
+  warp.warpInCta = r.warpInCta;
+  warp.sm = wiring_.sm;
+  warp.warpSlot = r.warpSlot;
   uint32_t n = 0;
   ILocalMemoryPath::Access pathAccess;
   pathAccess.record = &r;
@@ -156,7 +162,10 @@ uint32_t SmMemoryUnit::queueLocal(const func::ExecRecord& r, uint32_t mask, uint
   pathAccess.store = r.isStore;
   pathAccess.bytes = r.accessBytes;
   pathAccess.offset = offsets_;
+  pathAccess.warp = warp;
+  pathAccess.requests = pathRequests_.data();
   const ILocalMemoryPath::Outcome out = localPath_->access(pathAccess, now);
+  slots_[slot].extra = std::max(slots_[slot].extra, out.extraLatency);
   const uint32_t served = out.served & mask;
   if (served != 0) {
     Access a;
@@ -167,12 +176,30 @@ uint32_t SmMemoryUnit::queueLocal(const func::ExecRecord& r, uint32_t mask, uint
     push(a);
     ++n;
   }
+  const Kind kind = r.isStore ? Kind::Store : Kind::Load;
+  if (out.listed) {
+    for (uint32_t i = 0; i < out.count && i < kMaxRequestsPerInstruction; ++i) {
+      const ILocalMemoryPath::Request& q = pathRequests_[i];
+      Access a;
+      a.kind = kind;
+      a.line = q.line;
+      a.sectors = q.sectors;
+      a.value = q.bytes;
+      a.slot = slot;
+      a.space = ir::Space::Local;
+      a.uncached = !r.isStore && q.aroundL1;
+      push(a);
+      ++n;
+    }
+    return n;
+  }
   const uint32_t rest = mask & ~served;
   if (rest != 0) {
     const CacheGeometry& g = params_.l1.cache;
-    const uint32_t count = coalesceLocal(offsets_, rest, r.accessBytes, r.ctaLinear, r.warpInCta,
-                                         g.lineBytes, g.sectorBytes, lines_.data(), 0, scratch_);
-    queueLines(count, r.isStore ? Kind::Store : Kind::Load, ir::Space::Local, slot, false);
+    const uint32_t count = coalesceLocal(offsets_, rest, r.accessBytes, params_.l1.localLayout,
+                                         warp, g.lineBytes, g.sectorBytes, lines_.data(), 0,
+                                         scratch_);
+    queueLines(count, kind, ir::Space::Local, slot, false);
     n += count;
   }
   return n;

@@ -30,7 +30,8 @@ SmMemoryUnit::SmMemoryUnit(const MemoryParams& params, const SmMemoryWiring& wir
       queue_(params.l1.queueInstructions * kAccessesPerInstruction),
       side_(kSideQueue),
       completed_(kMaxSlots),
-      lines_(kMaxRequestsPerInstruction) {
+      lines_(kMaxRequestsPerInstruction),
+      pathRequests_(kMaxRequestsPerInstruction) {
   freeSlots_.reserve(kMaxSlots);
   for (uint32_t i = kMaxSlots; i-- > 0;) freeSlots_.push_back(static_cast<uint16_t>(i));
   due_.reserve(kMaxSlots);
@@ -51,6 +52,7 @@ uint32_t SmMemoryUnit::allocateSlot(const func::ExecRecord& record, uint32_t tok
   s.pc = record.pc;
   s.cta = record.ctaLinear;
   s.warp = static_cast<uint8_t>(record.warpInCta);
+  s.extra = 0;
   return slot;
 }
 
@@ -63,7 +65,11 @@ void SmMemoryUnit::finishAt(uint32_t slot, Cycle when) {
 void SmMemoryUnit::completeAccess(uint32_t slot, Cycle when) {
   Slot& s = slots_[slot];
   s.ready = std::max(s.ready, when);
-  if (--s.pending == 0) finishAt(slot, s.ready);
+  if (--s.pending == 0) finishAt(slot, s.ready + s.extra);
+}
+
+void SmMemoryUnit::evicted(uint64_t line) {
+  if (isLocalAddress(line)) localPath_->l1Dropped(line);
 }
 
 bool SmMemoryUnit::writeBack(uint64_t line, uint32_t sectors) {
@@ -80,6 +86,7 @@ bool SmMemoryUnit::writeBack(uint64_t line, uint32_t sectors) {
 void SmMemoryUnit::invalidateL1(uint64_t line) {
   const uint32_t dirty = l1_.invalidate(line);
   if (dirty != 0) writeBack(line, dirty);
+  if (isLocalAddress(line)) localPath_->l1Dropped(line);
 }
 
 RequestOrigin SmMemoryUnit::originOf(const Access& a) const {

@@ -29,6 +29,7 @@
 //   store, reduction, fence  t + 1 (the request has left the SM; a fence once acknowledged)
 //   miss / bypass / atomic   the cycle its reply is taken from the reply network
 //   local path               t + the latency the path answered
+// plus, for instructions with local lanes, the extra latency the local path asks for.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -110,6 +111,7 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
     uint32_t pending = 0;  // accesses not complete
     Cycle ready = 0;       // latest completion among its done accesses
     uint32_t pc = 0, cta = 0;
+    uint32_t extra = 0;  // cycles added to its completion (local path lookup)
     uint8_t warp = 0;
   };
   struct Due {
@@ -124,6 +126,7 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
 
   // CompletionSink
   void completeAccess(uint32_t slot, Cycle when) override;
+  void evicted(uint64_t line) override;
   // LocalPathPort
   bool writeBack(uint64_t line, uint32_t sectors) override;
   void invalidateL1(uint64_t line) override;
@@ -168,6 +171,7 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   std::vector<LineRequest> lines_;
   uint64_t scratch_[32] = {};
   uint64_t offsets_[32] = {};
+  std::vector<ILocalMemoryPath::Request> pathRequests_;
 
   SharedStats sharedStats_;
 };

@@ -81,6 +81,7 @@ Sm::Impl::Impl(const SmContext& context)
   // A memory instruction keeps its record from issue until hand-over: it sits in a collector or
   // in the load/store pipeline meanwhile.
   memRecords.resize(collectors + lsuCapacity);
+  storeCopies.resize(memRecords.size());
   freeRecords.reserve(memRecords.size());
   for (uint32_t r = static_cast<uint32_t>(memRecords.size()); r-- > 0;) freeRecords.push_back(r);
   inflight.reserve(1024);

@@ -8,6 +8,7 @@
 // dispatches in t+2 at the earliest, produces its result at dispatch + latency, and a
 // dependent instruction can issue in that same cycle once the write port is granted.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -112,6 +113,8 @@ struct Sm::Impl final : WarpProbe {
   void updateFetchNeed(uint32_t slot);
   void issueStage(Cycle now);
   void issueWarp(uint32_t slot, Cycle now);
+  // Marks a memory record with its warp slot and copies the data of a local store.
+  void keepLocalStoreData(uint32_t recordIndex, uint32_t slot);
   bool assistResources(const AssistInstr& a, Stall* why) const;
   void issueAssist(const AssistInstr& a, Cycle now);
   uint32_t allocInflight();
@@ -174,6 +177,10 @@ struct Sm::Impl final : WarpProbe {
   std::vector<uint32_t> freeInflight;
   std::vector<uint32_t> collectorOwner; // collector -> in-flight id
   std::vector<func::ExecRecord> memRecords;
+  // Per memRecords entry: the data of a local store, copied at issue, because the store's
+  // registers may be rewritten before the memory pipeline takes the instruction (a local-memory
+  // path that models data reads it there).
+  std::vector<std::array<uint64_t, 4 * 32>> storeCopies;
   std::vector<uint32_t> freeRecords;
   func::ExecRecord scratch;
   uint64_t seq = 0;

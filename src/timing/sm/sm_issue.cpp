@@ -2,6 +2,7 @@
 // warps whose next instruction is decoded, has no scoreboard hazard, finds room in its unit's
 // pipeline and a free operand collector. The chosen instruction executes in the functional
 // engine now (execute at issue); the pipeline then only times it.
+#include <algorithm>
 #include <bit>
 
 #include "func/warp.h"
@@ -165,6 +166,25 @@ void Sm::Impl::issueStage(Cycle t) {
   }
 }
 
+void Sm::Impl::keepLocalStoreData(uint32_t recordIndex, uint32_t slot) {
+  func::ExecRecord& r = memRecords[recordIndex];
+  r.warpSlot = slot;
+  if (!r.isStore || r.isAtomic) return;
+  bool local = r.space == ir::Space::Local;
+  if (r.space == ir::Space::Generic) {
+    for (uint32_t m = r.execMask; m != 0 && !local; m &= m - 1) {
+      local = r.laneSpace[std::countr_zero(m)] == ir::Space::Local;
+    }
+  }
+  if (!local) return;
+  uint64_t* copy = storeCopies[recordIndex].data();
+  for (unsigned k = 0; k < r.numStoreRegs && k < 4; ++k) {
+    if (r.storeValues[k] == nullptr) continue;
+    std::copy_n(r.storeValues[k], 32, copy + 32 * k);
+    r.storeValues[k] = copy + 32 * k;
+  }
+}
+
 void Sm::Impl::issueWarp(uint32_t slot, Cycle t) {
   WarpSlot& w = slots[slot];
   const uint32_t pc = w.ibPc[w.ibHead];
@@ -187,6 +207,7 @@ void Sm::Impl::issueWarp(uint32_t slot, Cycle t) {
     return;
   }
   progress = true;
+  if (mem) keepLocalStoreData(recordIndex, slot);
   if (trace) trace->onIssue(id, w.scheduler, slot, *rec, t);
   ++warpInstructions;
   threadInstructions += static_cast<uint32_t>(std::popcount(rec->issueMask));
