@@ -22,8 +22,9 @@
 //   - by default the other lanes are coalesced and go through the L1 as usual (L1 write policy
 //     l1.local_write). A path that decides per 128-byte block instead lists the requests itself
 //     (`listed`, Access::requests): each goes through the L1, or, for loads, `aroundL1` to the
-//     level below without allocating an L1 line (the path keeps the data it brings). They queue
-//     behind the served part, one LSU pass each (a partial hit's replay is such a pass);
+//     level below without allocating an L1 line (the path keeps the data it brings), or is
+//     served by the path itself (`byPath`, `latency`). They queue behind the served part, one
+//     LSU pass each (a partial hit's replay is such a pass);
 //   - `extraLatency`: cycles added to the completion of the instruction (a lookup in front of
 //     the L1 that every local load pays).
 // Traffic the path causes on its own (write-backs of data it held, dropping an L1 line it takes
@@ -75,6 +76,8 @@ class ILocalMemoryPath {
     uint32_t sectors = 0;   // sectors of the line accessed
     uint32_t bytes = 0;     // bytes accessed (stores)
     bool aroundL1 = false;  // loads: fetched from the level below, no L1 line allocated
+    bool byPath = false;    // a pass the path serves itself: done Outcome::latency cycles
+                            // after it reaches the LSU port, without the L1
   };
   struct Access {
     const func::ExecRecord* record = nullptr;

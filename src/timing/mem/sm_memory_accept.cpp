@@ -181,7 +181,15 @@ uint32_t SmMemoryUnit::queueLocal(const func::ExecRecord& r, uint32_t mask, uint
     for (uint32_t i = 0; i < out.count && i < kMaxRequestsPerInstruction; ++i) {
       const ILocalMemoryPath::Request& q = pathRequests_[i];
       Access a;
-      a.kind = kind;
+      a.kind = q.byPath ? Kind::Fixed : kind;
+      if (q.byPath) {
+        a.value = out.latency;
+        a.slot = slot;
+        a.space = ir::Space::Local;
+        push(a);
+        ++n;
+        continue;
+      }
       a.line = q.line;
       a.sectors = q.sectors;
       a.value = q.bytes;
