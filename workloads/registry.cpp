@@ -22,10 +22,14 @@ Workload histogramWorkload();
 Workload stencil2dWorkload();
 Workload stencil3dWorkload();
 Workload sradWorkload();
+Workload hotspotWorkload();
 Workload nbodyWorkload();
 Workload ludWorkload();
 Workload gaussianWorkload();
 Workload backpropWorkload();
+Workload fastWalshWorkload();
+Workload binomialOptionsWorkload();
+Workload cfdWorkload();
 Workload bfsWorkload();
 Workload spmvWorkload();
 Workload kmeansWorkload();
@@ -34,6 +38,7 @@ Workload pathfinderWorkload();
 Workload mandelbrotWorkload();
 Workload privateSortWorkload();
 Workload spillWorkload();
+Workload heartwallWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
@@ -55,10 +60,14 @@ std::vector<Workload> allWorkloads() {
       stencil2dWorkload(),
       stencil3dWorkload(),
       sradWorkload(),
+      hotspotWorkload(),
       nbodyWorkload(),
       ludWorkload(),
       gaussianWorkload(),
       backpropWorkload(),
+      fastWalshWorkload(),
+      binomialOptionsWorkload(),
+      cfdWorkload(),
       // irregular and dynamic programming
       bfsWorkload(),
       spmvWorkload(),
@@ -69,6 +78,7 @@ std::vector<Workload> allWorkloads() {
       mandelbrotWorkload(),
       privateSortWorkload(),
       spillWorkload(),
+      heartwallWorkload(),
   };
 }
 
