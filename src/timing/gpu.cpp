@@ -71,6 +71,7 @@ void Gpu::Impl::buildHardware() {
   mc.registry = registry;
   mc.memory = memory;
   mc.numSms = numSms;
+  mc.warpSlotsPerSm = tree->section("sm").u32("max_warps", 48, "warp slots per SM", 1, 64);
   mc.coreClockMhz = core.mhz();
   memorySystem = makeMemorySystem(mc);
 

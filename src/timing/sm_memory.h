@@ -80,6 +80,7 @@ struct MemorySystemContext {
   const PluginRegistry* registry = nullptr;
   const func::DeviceMemory* memory = nullptr;  // real data, for mechanisms that need values
   uint32_t numSms = 0;
+  uint32_t warpSlotsPerSm = 48;          // sm.max_warps
   double coreClockMhz = 0;               // SmMemory cycles are core cycles
 };
 

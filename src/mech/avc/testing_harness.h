@@ -30,6 +30,7 @@ class FakePort final : public timing::mem::LocalPathPort {
 
 class Harness {
  public:
+  static constexpr uint32_t kRowBlocks = 48;  // one SM of 48 warp slots
   using Values = std::function<uint32_t(unsigned lane)>;
 
   explicit Harness(uint64_t avcBytes, uint32_t ways = 1,
@@ -61,7 +62,8 @@ class Harness {
   uint64_t block(uint64_t offset, uint32_t warp = 0) const {
     timing::mem::LocalWarp w;
     w.warpInCta = warp;
-    w.warpSlot = warp;
+    w.slot = warp;
+    w.rowBlocks = kRowBlocks;
     return timing::mem::localAddress(layout_, w, 0, offset);
   }
 
@@ -96,7 +98,8 @@ class Harness {
     a.bytes = 4;
     a.offset = offsets_;
     a.warp.warpInCta = warp;
-    a.warp.warpSlot = warp;
+    a.warp.slot = warp;
+    a.warp.rowBlocks = kRowBlocks;
     a.requests = requests;
     return path->access(a, 0);
   }

@@ -119,9 +119,8 @@ uint64_t localAddress(LocalLayout layout, const LocalWarp& warp, uint32_t lane, 
   const uint64_t word = inThread / 4;
   const uint64_t inWord = uint64_t{lane} * 4 + inThread % 4;
   if (layout == LocalLayout::WordMajor) {
-    const uint64_t slot = (uint64_t{warp.sm} % kLocalLayoutSms) * kLocalLayoutSlots +
-                          warp.warpSlot % kLocalLayoutSlots;
-    return kLocalRegionBase + (word * kLocalLayoutSms * kLocalLayoutSlots + slot) * 128 + inWord;
+    const uint64_t row = std::max<uint32_t>(warp.rowBlocks, 1);
+    return kLocalRegionBase + (word * row + warp.slot % row) * 128 + inWord;
   }
   const uint64_t warpBlock = (uint64_t{warp.ctaLinear} * 32 + warp.warpInCta) % kLocalWarpBlocks;
   return kLocalRegionBase + warpBlock * kLocalBytesPerThread * 32 + word * 128 + inWord;

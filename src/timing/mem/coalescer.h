@@ -37,19 +37,19 @@ uint32_t coalesce(const uint64_t* addr, uint32_t mask, uint32_t bytes, uint32_t 
 //   WarpMajor  a warp's private words are consecutive blocks: warp block + (offset / 4) * 128.
 //              Warps (CTA-linear order) get disjoint blocks of kLocalBytesPerThread * 32 bytes
 //              (offsets beyond wrap; warp ids wrap after kLocalWarpBlocks warps).
-//   WordMajor  word k of every resident warp slot of the GPU is consecutive: the block of
-//              (SM, warp slot) in row k, rows of kLocalLayoutSms * kLocalLayoutSlots blocks
-//              (GPGPU-Sim's layout: private memory belongs to a hardware thread context).
+//   WordMajor  word k of every warp slot of the GPU is consecutive: row k holds one block per
+//              (SM, warp slot), rowBlocks = SMs x warp slots per SM of them (GPGPU-Sim's
+//              layout: private memory belongs to a hardware thread context).
 enum class LocalLayout : uint8_t { WarpMajor, WordMajor };
 // The warp a local access belongs to.
 struct LocalWarp {
   uint32_t ctaLinear = 0, warpInCta = 0;  // WarpMajor
-  uint32_t sm = 0, warpSlot = 0;          // WordMajor
+  uint32_t slot = 0;       // WordMajor: SM x warp slots per SM + the warp's slot on its SM
+  uint32_t rowBlocks = 1;  // WordMajor: warp slots of the GPU
 };
 inline constexpr uint64_t kLocalRegionBase = uint64_t{1} << 44;
 inline constexpr uint64_t kLocalBytesPerThread = uint64_t{1} << 19;
 inline constexpr uint64_t kLocalWarpBlocks = uint64_t{1} << 20;
-inline constexpr uint64_t kLocalLayoutSms = 256, kLocalLayoutSlots = 64;
 inline constexpr uint64_t kParamRegionBase = uint64_t{3}
                                              << 44;  // kernel parameters (constant bank)
 // The device address of byte `offset` of lane `lane`'s local memory: region base + the block of

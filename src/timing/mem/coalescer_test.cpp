@@ -103,12 +103,12 @@ TEST(Coalescer, PartialMaskTouchesOnlyActiveLanes) {
   EXPECT_EQ(strided(kBase, 4, 4, 0).n, 0u);
 }
 
-LocalWarp warpOf(uint32_t cta, uint32_t warp, uint32_t sm = 0, uint32_t slot = 0) {
+LocalWarp warpOf(uint32_t cta, uint32_t warp, uint32_t slot = 0, uint32_t rowBlocks = 1) {
   LocalWarp w;
   w.ctaLinear = cta;
   w.warpInCta = warp;
-  w.sm = sm;
-  w.warpSlot = slot;
+  w.slot = slot;
+  w.rowBlocks = rowBlocks;
   return w;
 }
 
@@ -141,15 +141,16 @@ TEST(Coalescer, LocalMemoryIsWordInterleavedAcrossTheWarp) {
 
 TEST(Coalescer, WordMajorLocalLayoutPutsWarpSlotsSideBySide) {
   constexpr LocalLayout kWord = LocalLayout::WordMajor;
-  constexpr uint64_t kRow = kLocalLayoutSms * kLocalLayoutSlots * 128;
+  constexpr uint32_t kRow = 15 * 48;  // gtx480: 15 SMs x 48 warp slots
   // The CTA does not matter, the hardware slot does.
-  EXPECT_EQ(localAddress(kWord, warpOf(7, 3, 0, 0), 0, 0), kLocalRegionBase);
-  EXPECT_EQ(localAddress(kWord, warpOf(7, 3, 0, 1), 2, 0), kLocalRegionBase + 128 + 8);
-  EXPECT_EQ(localAddress(kWord, warpOf(0, 0, 1, 0), 0, 0),
-            kLocalRegionBase + kLocalLayoutSlots * 128);
-  // Word k of a warp is k rows further.
-  EXPECT_EQ(localAddress(kWord, warpOf(0, 0, 0, 5), 1, 12), kLocalRegionBase + 3 * kRow + 5 * 128 + 4);
-  EXPECT_TRUE(isLocalAddress(localAddress(kWord, warpOf(0, 0, 255, 63), 31, kLocalBytesPerThread - 1)));
+  EXPECT_EQ(localAddress(kWord, warpOf(7, 3, 0, kRow), 0, 0), kLocalRegionBase);
+  EXPECT_EQ(localAddress(kWord, warpOf(7, 3, 1, kRow), 2, 0), kLocalRegionBase + 128 + 8);
+  EXPECT_EQ(localAddress(kWord, warpOf(0, 0, 48, kRow), 0, 0), kLocalRegionBase + 48 * 128);
+  // Word k of a warp is k rows further: rows of 720 blocks spread word k over the sets.
+  EXPECT_EQ(localAddress(kWord, warpOf(0, 0, 5, kRow), 1, 12),
+            kLocalRegionBase + (3 * kRow + 5) * 128 + 4);
+  EXPECT_TRUE(isLocalAddress(
+      localAddress(kWord, warpOf(0, 0, kRow - 1, kRow), 31, kLocalBytesPerThread - 1)));
   EXPECT_FALSE(isLocalAddress(kParamRegionBase));
 }
 

@@ -40,8 +40,9 @@ class RegistryMemoryPlugins final : public mem::MemoryPlugins {
 std::unique_ptr<MemorySystem> makeMemorySystem(const MemorySystemContext& context) {
   if (context.tree == nullptr)
     throw config::Error("config: error: the memory system needs a configuration");
-  const mem::MemoryParams params =
+  mem::MemoryParams params =
       mem::readMemoryParams(*context.tree, context.numSms, context.coreClockMhz);
+  params.warpSlotsPerSm = context.warpSlotsPerSm;
   if (context.registry == nullptr) {
     mem::BaselineMemoryPlugins baselines;
     return std::make_unique<mem::MemorySystemImpl>(params, baselines, context.memory, context.tree);

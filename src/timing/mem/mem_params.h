@@ -107,6 +107,7 @@ struct ClockParams {
 
 struct MemoryParams {
   uint32_t numSms = 15;
+  uint32_t warpSlotsPerSm = 48;  // sm.max_warps (the word-major local layout's rows)
   ClockParams clocks;
   L1Params l1;
   SharedParams shared;

@@ -153,8 +153,8 @@ uint32_t SmMemoryUnit::queueLocal(const func::ExecRecord& r, uint32_t mask, uint
   LocalWarp warp;
   warp.ctaLinear = r.ctaLinear;
   warp.warpInCta = r.warpInCta;
-  warp.sm = wiring_.sm;
-  warp.warpSlot = r.warpSlot;
+  warp.slot = wiring_.sm * params_.warpSlotsPerSm + r.warpSlot;
+  warp.rowBlocks = params_.numSms * params_.warpSlotsPerSm;
   uint32_t n = 0;
   ILocalMemoryPath::Access pathAccess;
   pathAccess.record = &r;
