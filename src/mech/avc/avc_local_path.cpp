@@ -416,7 +416,9 @@ void AvcLocalPath::l1Dropped(uint64_t line) {
 }
 
 void AvcLocalPath::beginKernel() {
-  // The kernel's local data is dead at its end: dropped without traffic, like the L1's.
+  // The kernel's local data is dead at its end: dropped without traffic, like the L1's. The
+  // counters restart with the kernel, like the memory system's own.
+  stats_ = AvcStats{};
   avc_.clear();
   words_.clear();
   pending_.clear();

@@ -138,6 +138,20 @@ TEST(AvcMicro, GenericOverwriteInvalidatesTheAvcWords) {
   EXPECT_EQ(s.mismatches, 0u);
 }
 
+TEST(AvcMicro, AKernelBoundaryDropsTheDataAndRestartsTheCounters) {
+  Harness h(k16K, 2);
+  h.store(kAll, 0, tid);
+  h.load(kAll, 0, tid);
+  EXPECT_EQ(h.stats().fullHits, 1u);
+  h.path->beginKernel();
+  EXPECT_EQ(h.stats().fullHits, 0u);
+  EXPECT_EQ(h.stats().writesAllocate, 0u);
+  EXPECT_EQ(h.path->array().validWords(), 0u);
+  h.load(kAll, 0, tid);  // the next kernel's first load of the word misses
+  EXPECT_EQ(h.stats().misses, 1u);
+  EXPECT_TRUE(h.port.writebacks.empty());  // dead local data is dropped without traffic
+}
+
 TEST(AvcMicro, TheCheckCatchesAStaleValue) {
   Harness h(k16K, 2);
   h.store(kAll, 0, tid);

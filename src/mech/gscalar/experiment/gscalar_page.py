@@ -13,12 +13,11 @@ value that it never uses, is an error, so a typo cannot pass silently.
 """
 
 import os
-import re
-import string
 
 import gscalar_metrics as gm
 import gscalar_plot
 import gscalar_stats
+import placeholders  # scripts/report, on the path of a template
 from sweep_report import ReportError  # scripts/report, on the path of a template
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -377,34 +376,9 @@ def discussion_values(page, size, config):
     }
 
 
-_COMMENT = re.compile(r"\A\s*<!--.*?-->\s*", re.DOTALL)
-_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
-
-
 def fill(template, values):
-    """The discussion: `template` without its leading <!-- comment -->, each {name} replaced by
-    values[name] ({{ and }} stand for braces). Raises ReportError for a placeholder that is not a
-    plain {name}, one without a value, or a value no placeholder uses."""
-    body = _COMMENT.sub("", template, count=1).strip()
-    used = set()
-    try:
-        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(body)
-                  if f is not None]
-    except ValueError as error:
-        raise ReportError(f"{DISCUSSION}: {error}") from None
-    for field, spec, conversion in fields:
-        if spec or conversion or not _NAME.match(field):
-            raise ReportError(f"{DISCUSSION}: placeholder {{{field}}}: expected {{name}}, a "
-                              f"lowercase name without format or conversion")
-        used.add(field)
-    unknown = sorted(used - set(values))
-    if unknown:
-        raise ReportError(f"{DISCUSSION}: unknown placeholder(s) "
-                          + ", ".join(f"{{{u}}}" for u in unknown))
-    unused = sorted(set(values) - used)
-    if unused:
-        raise ReportError(f"{DISCUSSION}: value(s) without a placeholder: " + ", ".join(unused))
-    return body.format(**values)
+    """The discussion with its placeholders filled (placeholders.fill, strict both ways)."""
+    return placeholders.fill(template, values, DISCUSSION)
 
 
 def configurations(report):
