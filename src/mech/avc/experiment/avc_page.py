@@ -230,11 +230,50 @@ def _per10k(x):
     return None if x is None else x * 1e4
 
 
+def names(kernel_list):
+    """['a', 'b', 'c'] -> 'a, b and c' (backquoted)."""
+    n = [f"`{k.name}`" for k in kernel_list]
+    if not n:
+        return "none"
+    return n[0] if len(n) == 1 else ", ".join(n[:-1]) + " and " + n[-1]
+
+
+def heartwall_conflicts(s):
+    """(r, direct-mapped traffic, 3-way traffic, vectors written back per eviction) at the budget
+    where the direct-mapped AVC moves the most transactions relative to the 3-way one."""
+    k = next((k for k in s.kernels if k.name == "heartwall_track"), None)
+    best = None
+    for b in range(k.rbase, k.floor - 1, -1) if k else []:
+        dm, three = k.run(s.runs, "avc-1", b), k.run(s.runs, "avc-3", b)
+        if dm is None or three is None or not dm.traffic() or not three.traffic():
+            continue
+        ratio = dm.traffic() / three.traffic()
+        if best is None or ratio > best[0]:
+            per = (dm.get("lp.avc.eviction_vectors_written_back") / dm.get("lp.avc.line_evictions")
+                   if dm.get("lp.avc.line_evictions") else None)
+            best = (ratio, b, dm.traffic(), three.traffic(), per)
+    return best
+
+
 def discussion_values(s):
     hw = next((k for k in s.kernels if k.name == "heartwall_track"), None)
     disagreements = s.total("lp.transactions.encoder_disagreements")
     classified = sum(s.total(f"lp.transactions.{d}.{n}") for d in ("loads", "stores")
                      for n in ("zero", "uniform", "affine", "generic"))
+    only_avc = [k for k in s.kernels if s.rcache[(k.name, "baseline")][0] is None
+                and s.rcache[(k.name, "avc-2")][0] is not None]
+    worse = [k for k in s.kernels if s.gain(k, "avc-2") is not None and s.gain(k, "avc-2") < 0]
+    generic = [k for k in s.kernels if (s.classes(k) or {}).get("generic", 0) > 0.5]
+    faster = sorted((k for k in s.kernels if s.speedup(k)), key=lambda k: -s.speedup(k))[:3]
+
+    def avc_energy_share(k):
+        run = s.at_half(k, "avc-2")
+        return None if run is None or not run.get("energy.dynamic_nj") else \
+            run.get("energy.components.avc.nj") / run.get("energy.dynamic_nj")
+
+    conflicts = heartwall_conflicts(s)
+    word = data.by_application(s.kernels, lambda k: s.avc_share(k, "avc-2"))
+    warp = data.by_application(s.kernels, lambda k: s.avc_share(k, "avc-2-warp-major"))
     return {
         "kernels": str(len(s.kernels)),
         "applications": str(len({k.workload for k in s.kernels})),
@@ -242,15 +281,26 @@ def discussion_values(s):
         if s.kernels else NONE,
         "storable_share": pct(s.class_mean("storable")),
         "paper_affine": pct(PAPER["affine_share"], 0),
+        "generic_kernels": names(generic),
         "gain_2": num(s.gains("avc-2")[1]), "paper_gain_2": num(PAPER["registers"]["avc-2"]),
         "capacity_2": change(s.capacity("avc-2")), "paper_capacity_2": change(PAPER["capacity"]["avc-2"]),
+        "only_avc_kernels": names(only_avc), "worse_kernels": names(worse),
         "performance_2": change(_minus1(s.suite(s.speedup))),
         "paper_performance": change(PAPER["performance"]),
+        "faster_kernels": names(faster),
         "energy_2": change(_minus1(s.suite(s.energy))),
         "dynamic_energy_2": change(_minus1(s.suite(lambda k: s.energy(k, key="energy.dynamic_nj")))),
+        "avc_energy_share": pct(data.by_application(s.kernels, avc_energy_share)),
         "paper_energy": change(PAPER["energy"]),
         "heartwall_performance": change(_minus1(s.speedup(hw))) if hw else NONE,
+        "heartwall_hits": pct(s.avc_share(hw, "avc-2")) if hw else NONE,
         "paper_heartwall": change(PAPER["heartwall_performance"]),
+        "conflict_r": str(conflicts[1]) if conflicts else NONE,
+        "conflict_dm": num(_per10k(conflicts[2]), 2) if conflicts else NONE,
+        "conflict_3": num(_per10k(conflicts[3]), 2) if conflicts else NONE,
+        "conflict_per_eviction": num(conflicts[4], 2) if conflicts else NONE,
+        "word_major_hits": pct(word), "warp_major_hits": pct(warp),
+        "warp_major_performance": change(_minus1(s.suite(lambda k: s.speedup(k, "avc-2-warp-major")))),
         "disagreements": pct(disagreements / classified, 3) if classified else NONE,
         "mismatches": f"{int(s.total('lp.check.mismatches')):,}",
         "checked_words": f"{int(s.total('lp.check.checked_words')):,}",
@@ -342,6 +392,9 @@ def render(report):
         table4_section(s),
         "",
         "## Traffic profiles (Fig. 6)",
+        "",
+        "Transactions with the level below per 10k warp instructions against the register budget "
+        "(log scale; zero is drawn at 10^-3; the dotted line is the rcache threshold).",
         "",
         f"![traffic]({profile})" if profile else "(no plot: matplotlib unavailable)",
         "",
