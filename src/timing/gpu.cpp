@@ -5,6 +5,7 @@
 #include "func/functional_gpu.h"
 #include "timing/gpu_impl.h"
 #include "timing/launch_set.h"
+#include "timing/sm/sm_params.h"
 
 namespace warpsim::timing {
 
@@ -71,7 +72,7 @@ void Gpu::Impl::buildHardware() {
   mc.registry = registry;
   mc.memory = memory;
   mc.numSms = numSms;
-  mc.warpSlotsPerSm = tree->section("sm").u32("max_warps", 48, "warp slots per SM", 1, 64);
+  mc.warpSlotsPerSm = readSmParams(tree->section("sm")).maxWarps;
   mc.coreClockMhz = core.mhz();
   memorySystem = makeMemorySystem(mc);
 

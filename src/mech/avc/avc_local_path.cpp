@@ -153,10 +153,6 @@ bool AvcLocalPath::encode(const Transaction& t, uint32_t mask, AffineCode& code)
   return okHw;
 }
 
-bool AvcLocalPath::belowValue(uint64_t block, unsigned lane, uint32_t& value) const {
-  return words_.below(block, lane, value);
-}
-
 void AvcLocalPath::checkWord(const Transaction& t, unsigned lane, uint32_t expected) {
   if (!params_.check || (t.known >> lane & 1) == 0) return;
   ++stats_.checkedWords;
@@ -217,7 +213,7 @@ void AvcLocalPath::loadMiss(const Transaction& t, uint32_t lanes) {
   for (uint32_t m = missing; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
     uint32_t value;
-    if (belowValue(t.block, lane, value)) checkWord(t, lane, value);
+    if (words_.below(t.block, lane, value)) checkWord(t, lane, value);
   }
   stats_.belowFillWords += static_cast<uint64_t>(std::popcount(missing));
   AffineCode code;
@@ -328,7 +324,7 @@ void AvcLocalPath::store(const Transaction& t) {
     // Bytes of a word: merged when the rest of the word is known.
     bool known = (b.valid & b.known) >> lane & 1;
     uint32_t old = b.value[lane];
-    if (!known) known = belowValue(t.block, lane, old);
+    if (!known) known = words_.below(t.block, lane, old);
     const uint32_t shift = 8 * t.byteOffset[lane];
     const uint32_t field = t.bytes == 1 ? 0xFFu : 0xFFFFu;
     b.value[lane] = (old & ~(field << shift)) | ((t.data[lane] & field) << shift);
@@ -384,8 +380,7 @@ bool AvcLocalPath::writeBackVector(uint64_t block, const AvcVector& v, uint32_t 
 
 void AvcLocalPath::dropL1Copy(uint64_t block) {
   ++stats_.l1Invalidations;
-  port_->invalidateL1(block);  // calls l1Dropped(block)
-  words_.l1Drop(block);        // in case the L1 no longer held it
+  port_->invalidateL1(block);  // the pipeline calls l1Dropped(block)
 }
 
 void AvcLocalPath::sendWriteback(uint64_t block, uint32_t lanes) {

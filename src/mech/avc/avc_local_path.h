@@ -65,7 +65,6 @@ class AvcLocalPath final : public timing::mem::ILocalMemoryPath {
   void request(uint64_t block, uint32_t lanes, bool aroundL1, bool byPath, uint32_t bytes = 0);
   uint32_t sectorsOf(uint32_t lanes) const;
   void checkWord(const Transaction& t, unsigned lane, uint32_t expected);
-  bool belowValue(uint64_t block, unsigned lane, uint32_t& value) const;
 
   const AvcParams params_;
   timing::mem::LocalPathPort* port_;

@@ -182,20 +182,12 @@ uint32_t SmMemoryUnit::queueLocal(const func::ExecRecord& r, uint32_t mask, uint
       const ILocalMemoryPath::Request& q = pathRequests_[i];
       Access a;
       a.kind = q.byPath ? Kind::Fixed : kind;
-      if (q.byPath) {
-        a.value = out.latency;
-        a.slot = slot;
-        a.space = ir::Space::Local;
-        push(a);
-        ++n;
-        continue;
-      }
       a.line = q.line;
       a.sectors = q.sectors;
-      a.value = q.bytes;
+      a.value = q.byPath ? out.latency : q.bytes;
       a.slot = slot;
       a.space = ir::Space::Local;
-      a.uncached = !r.isStore && q.aroundL1;
+      a.uncached = !q.byPath && !r.isStore && q.aroundL1;
       push(a);
       ++n;
     }

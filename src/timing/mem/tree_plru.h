@@ -19,34 +19,9 @@ class TreePlru {
   uint32_t ways() const { return ways_; }
 
   // Way `way` was used: every node on its path points to the other half.
-  void touch(uint64_t& bits, uint32_t way) const {
-    uint32_t node = leaves_ + way;
-    while (node > 1) {
-      const uint32_t parent = node / 2;
-      const uint64_t bit = uint64_t{1} << parent;
-      if (node % 2 == 0) {
-        bits |= bit;  // used the left half: point right
-      } else {
-        bits &= ~bit;  // used the right half: point left
-      }
-      node = parent;
-    }
-  }
-
+  void touch(uint64_t& bits, uint32_t way) const { steer(bits, way, false); }
   // Makes `way` the next victim (an insertion at the LRU position).
-  void pointTo(uint64_t& bits, uint32_t way) const {
-    uint32_t node = leaves_ + way;
-    while (node > 1) {
-      const uint32_t parent = node / 2;
-      const uint64_t bit = uint64_t{1} << parent;
-      if (node % 2 == 0) {
-        bits &= ~bit;
-      } else {
-        bits |= bit;
-      }
-      node = parent;
-    }
-  }
+  void pointTo(uint64_t& bits, uint32_t way) const { steer(bits, way, true); }
 
   // The way the bits point to.
   uint32_t victim(uint64_t bits) const {
@@ -61,6 +36,15 @@ class TreePlru {
   }
 
  private:
+  // Sets every node on `way`'s path to point towards it (`towards`) or away from it.
+  void steer(uint64_t& bits, uint32_t way, bool towards) const {
+    for (uint32_t node = leaves_ + way; node > 1; node /= 2) {
+      const uint64_t bit = uint64_t{1} << (node / 2);
+      const bool right = (node % 2 == 0) != towards;  // a set bit points to the right half
+      bits = right ? bits | bit : bits & ~bit;
+    }
+  }
+
   // The way of the leftmost leaf under `node`.
   uint32_t firstLeaf(uint32_t node) const {
     while (node < leaves_) node *= 2;
