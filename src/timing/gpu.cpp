@@ -1,5 +1,7 @@
 #include "timing/gpu.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "func/functional_gpu.h"
@@ -56,6 +58,11 @@ Gpu::Impl::Impl(config::Tree& t, const PluginRegistry& r, func::DeviceMemory& m,
   buildHardware();
   probe = registry->make<IResourceManager>(resourcePolicy, {tree, 0});
   ctaSchedulers.push_back(registry->make<ICtaScheduler>(ctaPolicy, {tree, numSms}));
+  // Passes the SMs' models asked for run too, after the configured ones (every SM is built from
+  // the same configuration: the first one's requests are every SM's).
+  for (const std::string& name : sms.front()->passRequests().names()) {
+    if (std::find(passNames.begin(), passNames.end(), name) == passNames.end()) passNames.push_back(name);
+  }
   for (const std::string& name : passNames) passes.push_back(registry->make<IIrPass>(name, {tree}));
   // Energy is reported when the configuration describes it; a partial table is an error (the
   // energy model names the missing key).
@@ -146,9 +153,14 @@ void Gpu::Impl::prepare(LaunchRun& run) {
       return;
     }
   }
+  std::vector<uint32_t> codeSizes;
+  for (size_t f = 0; f < l.program->module().functions.size(); ++f) {
+    codeSizes.push_back(static_cast<uint32_t>(l.program->function(static_cast<uint32_t>(f)).code.size()));
+  }
+  run.annotations.setCodeSizes(std::move(codeSizes));
   for (size_t i = 0; i < passes.size(); ++i) {
     nlohmann::json found = nlohmann::json::object();
-    passes[i]->run(l.program->module(), l.function, found);
+    passes[i]->run(*l.program, l.function, found, run.annotations);
     run.compiler[passNames[i]] = std::move(found);
   }
   while (ctaSchedulers.size() <= run.index) {

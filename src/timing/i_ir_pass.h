@@ -6,7 +6,9 @@
 //   passes = "liveness"        # comma-separated names of registered passes
 // A pass never changes program behaviour (functional results stay those of the functional
 // engine); mechanisms that need per-instruction compiler information (register allocation to
-// a register-file hierarchy, phase boundaries, last-read bits) compute it in their own pass.
+// a register-file hierarchy, phase boundaries, last-read bits) compute it in their own pass and
+// publish it as per-instruction annotations (instruction_annotations.h). Passes a model needs
+// run without being named in `passes`: the model asks for them (PassRequests).
 //
 // Baseline "liveness": per kernel, the peak number of live value registers (ir::analyze), the
 // number of basic blocks and of instructions.
@@ -16,7 +18,8 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "config/config.h"
-#include "ir/module.h"
+#include "func/program.h"
+#include "timing/instruction_annotations.h"
 
 namespace warpsim::timing {
 
@@ -27,9 +30,11 @@ class IIrPass {
     config::Tree* tree = nullptr;   // the pass's keys under "compiler.<name>"
   };
   virtual ~IIrPass() = default;
-  // Analyses function `function` of `module` (the kernel about to launch) and writes its
-  // findings into `out` (a JSON object). Deterministic; called once per launch.
-  virtual void run(const ir::Module& module, uint32_t function, nlohmann::json& out) = 0;
+  // Analyses the kernel `function` of `program` (about to launch), writes its findings into
+  // `stats` (a JSON object) and publishes any per-instruction tables into `annotations` (sized
+  // for every function of the program). Deterministic; called once per launch.
+  virtual void run(const func::Program& program, uint32_t function, nlohmann::json& stats,
+                   InstructionAnnotations& annotations) = 0;
 };
 
 }  // namespace warpsim::timing

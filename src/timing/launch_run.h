@@ -13,6 +13,7 @@
 #include "timing/cta_pool.h"
 #include "timing/gpu.h"
 #include "timing/i_cta_scheduler.h"
+#include "timing/instruction_annotations.h"
 #include "timing/i_resource_manager.h"
 #include "timing/sm/sm.h"
 
@@ -48,6 +49,7 @@ struct LaunchRun {
   KernelResources need;     // spec->resources with threads and shared bytes filled in
   Occupancy occupancy;      // per SM, from the Gpu's probe resource manager
   nlohmann::json compiler = nlohmann::json::object();  // IR pass results, by pass name
+  InstructionAnnotations annotations;  // the passes' per-instruction tables (shared by the SMs)
   ICtaScheduler* scheduler = nullptr;
   std::optional<CtaPool> pool;
   std::optional<ObserverTrace> trace;  // when spec->options has an observer

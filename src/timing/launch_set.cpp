@@ -41,7 +41,7 @@ uint32_t LaunchSet::begin(Cycle now) {
   LaunchRun& f = *runs_[first_];
   gpu_.memorySystem->beginKernel();
   for (uint32_t s = 0; s < gpu_.numSms; ++s) {
-    gpu_.sms[s]->beginKernel(f.grid, now);
+    gpu_.sms[s]->beginKernel(f.grid, now, &f.annotations);
     gpu_.resourceManagers[s]->beginKernel(f.need);  // fits: the probe said so
     gpu_.sms[s]->setTrace(f.trace ? &*f.trace : nullptr);
     boundTo_[s] = first_;
@@ -205,7 +205,7 @@ bool LaunchSet::rebindable(uint32_t sm, uint32_t launch) const {
 void LaunchSet::bind(uint32_t sm, uint32_t launch, Cycle now) {
   if (tenureOpen_[sm] != 0) harvest(sm, now);
   LaunchRun& r = *runs_[launch];
-  gpu_.sms[sm]->beginKernel(r.grid, now);
+  gpu_.sms[sm]->beginKernel(r.grid, now, &r.annotations);
   gpu_.resourceManagers[sm]->beginKernel(r.need);  // fits: the probe said so
   gpu_.sms[sm]->setTrace(r.trace ? &*r.trace : nullptr);
   boundTo_[sm] = launch;

@@ -11,8 +11,9 @@ namespace {
 
 class LivenessPass final : public IIrPass {
  public:
-  void run(const ir::Module& module, uint32_t function, nlohmann::json& out) override {
-    const ir::Function& f = module.functions[function];
+  void run(const func::Program& program, uint32_t function, nlohmann::json& out,
+           InstructionAnnotations&) override {
+    const ir::Function& f = program.module().functions[function];
     out["max_live_registers"] = f.maxLiveRegs;
     out["basic_blocks"] = f.blocks.size();
     out["instructions"] = f.code.size();

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mech/gscalar/instruction_traits.h"
+#include "mech/gscalar/traits_pass.h"
 #include "timing/plugin_registry.h"
 
 namespace warpsim::mech::gscalar {
@@ -27,11 +28,13 @@ GScalarRegisterFile::GScalarRegisterFile(const Context& context)
              params_.geometry.banksPer + (params_.state.encoding == Encoding::Word && params_.scalarRfSingleBank ? 1 : 0),
              params_.geometry.collectorsPer, params_.geometry.readPorts, params_.geometry.writePorts) {
   decision_.assign(size_t{context.partitions} * params_.geometry.collectorsPer, Scalarity::Vector);
-  beginKernel(1);
+  if (context.passes) context.passes->require(kTraitsPass);
+  beginKernel({1, nullptr});
 }
 
-void GScalarRegisterFile::beginKernel(uint32_t valueRegisters) {
-  valueRegs_ = valueRegisters == 0 ? 1 : valueRegisters;
+void GScalarRegisterFile::beginKernel(const KernelInfo& kernel) {
+  valueRegs_ = kernel.valueRegisters == 0 ? 1 : kernel.valueRegisters;
+  traits_ = kernel.annotations ? kernel.annotations->find<InstructionTraits>(kTraitsPass) : nullptr;
   state_ = std::make_unique<RegisterState>(params_.state, slots_, 2 * valueRegs_);
   scalarResult_.assign(size_t{slots_} * 2 * valueRegs_, 0);
   ports_.reset();
@@ -88,7 +91,10 @@ uint32_t GScalarRegisterFile::allocate(const RegisterRead& r, Cycle now) {
   }
   Scalarity decision = Scalarity::Vector;
   if (r.record) {
-    const InstructionTraits t = traitsOf(*r.record, r.unit);
+    if (traits_ == nullptr) {
+      throw std::logic_error("gscalar: an instruction was read without the \"gscalar-traits\" pass's table");
+    }
+    const InstructionTraits t = traitsOf(traits_->at(r.record->function, r.record->pc), *r.record);
     const Encoding enc = params_.state.encoding;
     const bool half = params_.state.halfRegister;
     decision = decideScalar(views, numViews, mask, t.cls, t.uniformInputs, enc, half, params_.scalar);
@@ -222,6 +228,10 @@ namespace warpsim::timing {
 
 // Called by the generated registerMechanisms() (src/mech/CMakeLists.txt).
 void registerMechanism_gscalar(PluginRegistry& registry) {
+  registry.add<IIrPass>(mech::gscalar::kTraitsPass,
+                        "G-Scalar: every instruction's static scalar-execution traits, for the gscalar "
+                        "register file",
+                        [](const IIrPass::Context&) { return mech::gscalar::makeTraitsPass(); });
   registry.add<IRegisterFile>("gscalar",
                               "G-Scalar: byte-wise register compression with generalised scalar execution "
                               "(also BDI and word-level scalar register file comparators)",

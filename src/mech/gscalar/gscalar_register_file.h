@@ -18,6 +18,7 @@
 
 #include "mech/gscalar/gscalar_params.h"
 #include "mech/gscalar/gscalar_stats.h"
+#include "mech/gscalar/instruction_traits.h"
 #include "mech/gscalar/register_state.h"
 #include "timing/sm/bank_ports.h"
 #include "timing/sm/i_register_file.h"
@@ -28,7 +29,7 @@ class GScalarRegisterFile final : public timing::IRegisterFile {
  public:
   explicit GScalarRegisterFile(const Context& context);
 
-  void beginKernel(uint32_t valueRegisters) override;
+  void beginKernel(const KernelInfo& kernel) override;
   uint32_t collectorsPerPartition() const override { return params_.geometry.collectorsPer; }
   bool canAllocate(uint32_t partition) const override { return ports_.canAllocate(partition); }
   uint32_t allocate(const timing::RegisterRead& read, timing::Cycle now) override;
@@ -58,6 +59,7 @@ class GScalarRegisterFile final : public timing::IRegisterFile {
   std::vector<Scalarity> decision_;           // per collector
   std::vector<uint8_t> scalarResult_;         // per slot x physical register: the pending write
                                               // is a scalar execution's result
+  const timing::AnnotationTable<InstructionTraits>* traits_ = nullptr;  // "gscalar-traits"
   GScalarStats stats_;
 };
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "timing/sm/unit_class.h"
+
 namespace warpsim::mech::gscalar {
 namespace {
 
@@ -47,15 +49,19 @@ bool touchesPerThreadMemory(const func::ExecRecord& r) {
 
 }  // namespace
 
-InstructionTraits traitsOf(const func::ExecRecord& record, timing::UnitClass unit) {
-  const ir::Instr& in = *record.instr;
+InstructionTraits staticTraitsOf(const func::LinkedInstr& li) {
+  const ir::Instr& in = li.in;
   InstructionTraits t;
   if (neverScalar(in.op)) return t;
-  if (unit == timing::UnitClass::Lsu && touchesPerThreadMemory(record)) return t;
+  const timing::UnitClass unit = timing::unitFor(ir::opClass(in));
   switch (unit) {
     case timing::UnitClass::Alu: case timing::UnitClass::Fp64: t.cls = ScalarClass::Alu; break;
     case timing::UnitClass::Sfu: t.cls = ScalarClass::Sfu; break;
-    case timing::UnitClass::Lsu: t.cls = ScalarClass::Mem; break;
+    case timing::UnitClass::Lsu:
+      if (perThreadSpace(li.space)) return t;
+      t.cls = ScalarClass::Mem;
+      t.genericAccess = li.space == ir::Space::Generic;
+      break;
     default: return t;
   }
   const unsigned n = std::min<unsigned>(in.numDst + in.numSrc, ir::kMaxOperands);
@@ -65,6 +71,11 @@ InstructionTraits traitsOf(const func::ExecRecord& record, timing::UnitClass uni
     if (op.kind == ir::OperandKind::Special && laneVarying(op.sreg)) t.uniformInputs = false;
   }
   return t;
+}
+
+InstructionTraits traitsOf(const InstructionTraits& statics, const func::ExecRecord& record) {
+  if (statics.genericAccess && touchesPerThreadMemory(record)) return InstructionTraits{};
+  return statics;
 }
 
 }  // namespace warpsim::mech::gscalar

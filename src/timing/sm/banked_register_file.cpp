@@ -43,7 +43,7 @@ BankedRegisterFile::BankedRegisterFile(const Context& context)
     : geo_(geometryOf(context)),
       ports_(context.partitions, geo_.banksPer, geo_.collectorsPer, geo_.readPorts, geo_.writePorts) {}
 
-void BankedRegisterFile::beginKernel(uint32_t) {
+void BankedRegisterFile::beginKernel(const KernelInfo&) {
   ports_.reset();
   arrayReads_ = arrayWrites_ = crossbarBytes_ = 0;
 }

@@ -40,7 +40,7 @@ class BankedRegisterFile final : public IRegisterFile {
  public:
   explicit BankedRegisterFile(const Context& context);
 
-  void beginKernel(uint32_t valueRegisters) override;
+  void beginKernel(const KernelInfo& kernel) override;
   uint32_t collectorsPerPartition() const override { return geo_.collectorsPer; }
   bool canAllocate(uint32_t partition) const override { return ports_.canAllocate(partition); }
   uint32_t allocate(const RegisterRead& read, Cycle now) override;

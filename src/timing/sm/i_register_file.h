@@ -22,7 +22,9 @@
 // executed record (instruction, masks; register values readable from the record's
 // destinations' storage), writes carry the lane values and the active mask; warps entering and
 // leaving the two-level scheduler's active set are announced; latency may be added by holding
-// collectors or writes longer. Models count their own events for the energy model.
+// collectors or writes longer. Models count their own events for the energy model. A model that
+// needs compiler information per instruction asks for its pass through Context::passes and
+// reads the pass's table (KernelInfo::annotations) by the record's or write's (function, pc).
 //
 // Execution width: a model that knows, from its operands, that fewer lanes need to execute
 // (scalar execution of an instruction whose sources are equal in every lane) says so through
@@ -39,6 +41,7 @@
 
 #include "config/config.h"
 #include "func/exec_record.h"
+#include "timing/instruction_annotations.h"
 #include "timing/sm/unit_class.h"
 #include "timing/sm_memory.h"
 
@@ -72,6 +75,7 @@ struct RegisterWrite {
   bool longLatency = false;           // result of a cache-accessing memory instruction
   UnitClass unit = UnitClass::Alu;
   const ir::Instr* instr = nullptr;   // nullptr for assist-warp writes
+  uint32_t function = 0, pc = 0;      // the instruction (annotation look-ups); unset for assist writes
 };
 
 // How an instruction executes (executionWidth): `lanes` lanes of its unit do the work (at most
@@ -95,12 +99,20 @@ class IRegisterFile {
     uint32_t smId = 0;
     uint32_t warpSlots = 0;
     uint32_t partitions = 1;   // sm.schedulers with sub-cores, else 1
+    PassRequests* passes = nullptr;  // ask here for the compiler passes whose tables the model reads
+  };
+  // What a model learns at a kernel boundary.
+  struct KernelInfo {
+    // The largest register frame of the kernel's program: register ids of reads and writes are
+    // below it.
+    uint32_t valueRegisters = 0;
+    // Per-instruction tables of the passes run before the launch (never nullptr).
+    const InstructionAnnotations* annotations = nullptr;
   };
   virtual ~IRegisterFile() = default;
 
-  // A kernel starts; its largest register frame has `valueRegisters` value registers per thread
-  // (register ids of reads and writes are below it).
-  virtual void beginKernel(uint32_t valueRegisters) {}
+  // A kernel starts.
+  virtual void beginKernel(const KernelInfo& kernel) {}
   // Collectors per partition (at most 64).
   virtual uint32_t collectorsPerPartition() const = 0;
   virtual bool canAllocate(uint32_t partition) const = 0;

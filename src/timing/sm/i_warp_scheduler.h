@@ -16,6 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "config/config.h"
+#include "timing/instruction_annotations.h"
 #include "timing/sm/stall.h"
 
 namespace warpsim::timing {
@@ -37,6 +38,9 @@ class WarpProbe {
   // flush or allocate per-warp state).
   virtual void deschedule(uint32_t slot) = 0;
   virtual void activate(uint32_t slot) = 0;
+  // The warp's next instruction (function, pc); false when its instruction buffer is empty (or
+  // the probe cannot tell).
+  virtual bool head(uint32_t slot, uint32_t& function, uint32_t& pc) const { return false; }
 };
 
 class IWarpScheduler {
@@ -46,6 +50,7 @@ class IWarpScheduler {
     config::Section section;   // [sm.warp_scheduler]
     uint32_t index = 0;        // which scheduler of the SM
     uint32_t warpSlots = 0;    // slots are < warpSlots
+    PassRequests* passes = nullptr;  // ask here for compiler passes whose tables the policy reads
   };
   virtual ~IWarpScheduler() = default;
 
@@ -55,7 +60,8 @@ class IWarpScheduler {
   // The warp to issue this cycle, or kNoWarp.
   virtual uint32_t pick(WarpProbe& probe) = 0;
   // Counters of the policy since the kernel began (e.g. deschedules); may add nothing.
-  virtual void beginKernel() {}
+  // A kernel starts; `annotations`: the per-instruction tables of the passes run before it.
+  virtual void beginKernel(const InstructionAnnotations& annotations) {}
   virtual void reportStats(nlohmann::json& out) const {}
 };
 

@@ -36,10 +36,10 @@ Sm::Impl::Impl(const SmContext& context)
   const uint32_t parts = params.partitions();
 
   rf = context.registry->make<IRegisterFile>(params.registerFile,
-                                             {sm.sub("register_file"), id, params.maxWarps, parts});
+                                             {sm.sub("register_file"), id, params.maxWarps, parts, &passRequests});
   for (uint32_t s = 0; s < params.schedulers; ++s)
     schedulers.push_back(context.registry->make<IWarpScheduler>(params.scheduler,
-                                                                {sm.sub("warp_scheduler"), s, params.maxWarps}));
+                                                                {sm.sub("warp_scheduler"), s, params.maxWarps, &passRequests}));
   assist = context.registry->make<IAssistWarp>(params.assistWarp,
                                                {sm.sub("assist_warp"), id, params.schedulers, params.maxWarps});
   assistActive = assist->active();
@@ -92,15 +92,18 @@ Sm::Impl::Impl(const SmContext& context)
 Sm::Sm(const SmContext& context) : impl_(std::make_unique<Impl>(context)) {}
 Sm::~Sm() = default;
 
-void Sm::beginKernel(func::GridContext& grid, Cycle start) {
+const PassRequests& Sm::passRequests() const { return impl_->passRequests; }
+
+void Sm::beginKernel(func::GridContext& grid, Cycle start, const InstructionAnnotations* annotations) {
   Impl& m = *impl_;
   m.grid = &grid;
   if (m.program != grid.program) m.icache.invalidate();
   m.program = grid.program;
   m.decoded.build(*grid.program, m.params.instructionBytes, m.params.icacheLine);
   m.scoreboard.resize(m.params.maxWarps, m.decoded.maxRegs(), m.decoded.maxPreds());
-  m.rf->beginKernel(m.decoded.maxRegs());
-  for (auto& s : m.schedulers) s->beginKernel();
+  const InstructionAnnotations& notes = annotations ? *annotations : m.noAnnotations;
+  m.rf->beginKernel({m.decoded.maxRegs(), &notes});
+  for (auto& s : m.schedulers) s->beginKernel(notes);
   if (m.assistActive) m.assist->beginKernel();
   m.error.clear();
   m.resetCounters();

@@ -18,6 +18,7 @@
 #include "config/config.h"
 #include "func/cta.h"
 #include "func/grid_context.h"
+#include "timing/instruction_annotations.h"
 #include "timing/sm_memory.h"
 
 namespace warpsim::timing {
@@ -49,7 +50,12 @@ class Sm {
   // Kernel boundary: the grid whose CTAs will be admitted; counters restart. Per-cycle
   // statistics count from `start` (the kernel's first core cycle), or from the first admit()
   // or cycle() call when it is kNever.
-  void beginKernel(func::GridContext& grid, Cycle start = kNever);
+  // `annotations`: the compiler passes' per-instruction tables for the grid's program (the SM's
+  // models look up what they asked for; nullptr: none).
+  void beginKernel(func::GridContext& grid, Cycle start = kNever,
+                   const InstructionAnnotations* annotations = nullptr);
+  // The compiler passes the SM's models need before every launch (instruction_annotations.h).
+  const PassRequests& passRequests() const;
   // Accounts the cycles before `end` that cycle() was not called for (the SM idle or skipped)
   // so that the issue-slot counters cover the whole kernel: call once when the kernel is over.
   void finishKernel(Cycle end);

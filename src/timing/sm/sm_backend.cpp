@@ -61,6 +61,8 @@ void Sm::Impl::writeBack(uint32_t fid, Cycle t) {
   w.longLatency = f.decoded && f.decoded->has(DecodedInstr::kLongLatency);
   w.unit = f.unit;
   w.instr = f.instr;
+  w.function = f.function;
+  w.pc = f.pc;
   rf->write(w, t);
 }
 

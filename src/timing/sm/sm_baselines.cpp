@@ -3,6 +3,7 @@
 #include "timing/plugin_registry.h"
 #include "timing/sm/banked_register_file.h"
 #include "timing/sm/i_assist_warp.h"
+#include "timing/sm/last_reads.h"
 #include "timing/sm/warp_schedulers.h"
 
 namespace warpsim::timing {
@@ -30,6 +31,10 @@ void registerSmBaselines(PluginRegistry& registry) {
   registry.add<IRegisterFile>("banked", "banked register file with operand collectors", makeBankedRegisterFile);
   registry.add<IAssistWarp>("none", "no assist warps",
                             [](const IAssistWarp::Context&) { return std::make_unique<NoAssistWarp>(); });
+  registry.add<IIrPass>(kLastReads,
+                        "per instruction, the value registers it reads for the last time (SIMT-safe "
+                        "liveness hints for register-file caches)",
+                        [](const IIrPass::Context&) { return makeLastReadsPass(); });
 }
 
 }  // namespace warpsim::timing

@@ -65,6 +65,7 @@ struct InFlight {
   uint32_t execMask = 0;
   uint32_t record = kNone;                // memory record until hand-over
   uint32_t assistTag = 0;
+  uint32_t function = 0, pc = 0;          // the instruction (annotation look-ups)
   uint8_t numDst = 0;
   uint32_t dst[4] = {};
   UnitClass unit = UnitClass::Alu;
@@ -127,6 +128,7 @@ struct Sm::Impl final : WarpProbe {
   bool waitsOnLongLatency(uint32_t slot) const override;
   void deschedule(uint32_t slot) override;
   void activate(uint32_t slot) override;
+  bool head(uint32_t slot, uint32_t& function, uint32_t& pc) const override;
   Stall stallOf(uint32_t slot, bool* stable = nullptr) const;
   Stall resourceStall(uint32_t partition, UnitClass unit) const;
   Stall hazardOf(uint32_t slot, const WarpSlot& w, const DecodedInstr& d, bool* longLatency) const;
@@ -146,6 +148,8 @@ struct Sm::Impl final : WarpProbe {
   uint32_t id;
   SmParams params;
   SmMemory* memory;
+  PassRequests passRequests;  // filled by the models' constructors
+  InstructionAnnotations noAnnotations;  // what models see when a kernel comes without tables
   std::unique_ptr<IRegisterFile> rf;
   std::vector<std::unique_ptr<IWarpScheduler>> schedulers;
   std::unique_ptr<IAssistWarp> assist;

@@ -117,6 +117,14 @@ bool Sm::Impl::waitsOnLongLatency(uint32_t slot) const {
 void Sm::Impl::deschedule(uint32_t slot) { rf->onWarpDescheduled(slot, now); }
 void Sm::Impl::activate(uint32_t slot) { rf->onWarpActivated(slot, now); }
 
+bool Sm::Impl::head(uint32_t slot, uint32_t& function, uint32_t& pc) const {
+  const WarpSlot& w = slots[slot];
+  if (w.ibCount == 0) return false;
+  function = w.fn;
+  pc = w.ibPc[w.ibHead];
+  return true;
+}
+
 uint32_t Sm::Impl::allocInflight() {
   if (freeInflight.empty()) {
     inflight.emplace_back();
@@ -216,6 +224,8 @@ void Sm::Impl::issueWarp(uint32_t slot, Cycle t) {
   InFlight& f = inflight[fid];
   f.decoded = &d;
   f.instr = rec->instr;
+  f.function = rec->function;
+  f.pc = rec->pc;
   for (unsigned i = 0; i < rec->numDstRegs && i < 4; ++i) f.values[i] = rec->dstValues[i];
   f.seq = seq++;
   f.slot = slot;

@@ -1,5 +1,6 @@
 // Two-level warp scheduling (see warp_schedulers.h).
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,12 +16,21 @@ class TwoLevelScheduler final : public IWarpScheduler {
   explicit TwoLevelScheduler(const Context& context) {
     config::Section s = context.section;
     activeSize_ = s.u32("active_warps", 8, "two-level: warps in the active set of each scheduler", 1, 64);
+    const std::string demote = s.choice("demote", "auto", {"auto", "stall"},
+                                        "two-level: when an active warp that waits for a long-latency result "
+                                        "leaves the active set: auto (only at instructions a compiler pass marked "
+                                        "as deschedule points, when a pass published them; else at any such "
+                                        "stall), stall (at any such stall)");
+    useMarks_ = demote == "auto";
     active_.reserve(context.warpSlots);
     pending_.reserve(context.warpSlots);
     demoted_.reserve(context.warpSlots);
   }
 
-  void beginKernel() override { deschedules_ = activations_ = 0; }
+  void beginKernel(const InstructionAnnotations& annotations) override {
+    deschedules_ = activations_ = 0;
+    marks_ = useMarks_ ? annotations.find<DescheduleMark>(kDescheduleMarks) : nullptr;
+  }
 
   void addWarp(uint32_t slot, uint64_t age) override { pending_.push_back(slot); }
   void removeWarp(uint32_t slot) override {
@@ -47,7 +57,7 @@ class TwoLevelScheduler final : public IWarpScheduler {
         picked = slot;
         break;
       }
-      if (probe.waitsOnLongLatency(slot)) demoted_.push_back(slot);
+      if (probe.waitsOnLongLatency(slot) && atDeschedulePoint(probe, slot)) demoted_.push_back(slot);
     }
     for (uint32_t slot : demoted_) {
       active_.erase(std::find(active_.begin(), active_.end(), slot));
@@ -82,7 +92,17 @@ class TwoLevelScheduler final : public IWarpScheduler {
     }
   }
 
+  // Without marks every long-latency stall is a deschedule point; with them only a marked next
+  // instruction is.
+  bool atDeschedulePoint(const WarpProbe& probe, uint32_t slot) const {
+    if (marks_ == nullptr) return true;
+    uint32_t function = 0, pc = 0;
+    return probe.head(slot, function, pc) && marks_->at(function, pc).boundary;
+  }
+
   uint32_t activeSize_ = 8;
+  bool useMarks_ = true;
+  const AnnotationTable<DescheduleMark>* marks_ = nullptr;
   std::vector<uint32_t> active_, pending_, demoted_;
   uint32_t last_ = kNoWarp;
   uint64_t deschedules_ = 0, activations_ = 0;
