@@ -16,7 +16,7 @@ using timing::UnitClass;
 namespace {
 
 constexpr uint32_t kFullMask = 0xFFFFFFFFu;
-constexpr unsigned kLanes = 32;
+constexpr unsigned kLanes = 32;  // lane words a whole-register write-back moves
 
 // The ALUs (integer, fp32, fp64) sit beside a lane's upper-level banks; SFU, load/store and
 // tensor units are the shared datapath, reached over the operand routing (and never the LRF).
@@ -29,18 +29,6 @@ bool isControl(const func::ExecRecord* r) {
   if (r == nullptr) return false;
   const ir::Op op = r->instr->op;
   return op == ir::Op::Bra || op == ir::Op::Call || op == ir::Op::Ret || op == ir::Op::Exit;
-}
-
-void countRead(LevelCounters& c, unsigned words, bool shared) {
-  c.operandReads += words;
-  c.arrayReads += 8 * words;
-  (shared ? c.wireShared : c.wirePrivate) += kLanes * words;
-}
-
-void countResult(LevelCounters& c, unsigned words, uint32_t mask, bool shared) {
-  c.resultWrites += words;
-  c.arrayWrites += timing::laneSlicedArrays(mask) * words;
-  (shared ? c.wireShared : c.wirePrivate) += static_cast<unsigned>(std::popcount(mask)) * words;
 }
 
 }  // namespace
@@ -90,17 +78,17 @@ uint32_t RfcRegisterFile::allocate(const RegisterRead& r, Cycle now) {
       retireLrfEntry(slot, r.partition, moved, false, now);
     }
     if (CachedRegister* e = lrf_.find(slot, reg)) {
-      countRead(stats_.lrf, words, shared);
+      stats_.lrf.read(words, shared);
       e->dead = e->dead || lastRead;
       continue;
     }
     if (CachedRegister* e = rfc_.find(slot, reg)) {
-      countRead(stats_.rfc, words, shared);
+      stats_.rfc.read(words, shared);
       rfc_.touch(slot, *e);
       e->dead = e->dead || lastRead;
       continue;
     }
-    countRead(stats_.mrf, words, shared);
+    stats_.mrf.read(words, shared);
     if (stale(slot, reg)) ++stats_.invalidReads;
     banks[fromMrf++] = bankOf(slot, reg);
     if (params_.readsAllocate && !lastRead) {
@@ -133,7 +121,7 @@ void RfcRegisterFile::write(const RegisterWrite& w, Cycle now) {
       // Straight to the MRF; an older cached copy is superseded.
       lrf_.remove(slot, reg);
       rfc_.remove(slot, reg);
-      countResult(stats_.mrf, words, w.activeMask, shared);
+      stats_.mrf.result(words, w.activeMask, shared);
       setStale(slot, reg, false);
       banks[toMrf++] = bankOf(slot, reg);
       ++(bypass ? stats_.bypassedWrites : stats_.partialWriteArounds);
@@ -144,12 +132,12 @@ void RfcRegisterFile::write(const RegisterWrite& w, Cycle now) {
     const bool intoLrf = partial ? lrf_.find(slot, reg) != nullptr : params_.lrf && !shared && words == 1;
     if (intoLrf) {
       rfc_.remove(slot, reg);
-      countResult(stats_.lrf, words, w.activeMask, shared);
+      stats_.lrf.result(words, w.activeMask, shared);
       lrf_.insert(slot, reg, words, true,
                   [&](const CachedRegister& out) { retireLrfEntry(slot, w.partition, out, false, now); });
     } else {
       lrf_.remove(slot, reg);
-      countResult(stats_.rfc, words, w.activeMask, shared);
+      stats_.rfc.result(words, w.activeMask, shared);
       insertRfc(slot, w.partition, reg, words, true, now);
     }
   }

@@ -4,20 +4,6 @@
 
 namespace warpsim::mech::rfc {
 
-void LevelCounters::report(nlohmann::json& out) const {
-  out["operand_reads"] = operandReads;
-  out["result_writes"] = resultWrites;
-  out["fill_writes"] = fillWrites;
-  out["writeback_reads"] = writebackReads;
-  out["writeback_writes"] = writebackWrites;
-  out["reads"] = operandReads + writebackReads;
-  out["writes"] = resultWrites + fillWrites + writebackWrites;
-  out["array_reads"] = arrayReads;
-  out["array_writes"] = arrayWrites;
-  out["wire_words_private"] = wirePrivate;
-  out["wire_words_shared"] = wireShared;
-}
-
 void RfcStats::report(nlohmann::json& out) const {
   mrf.report(out["mrf"]);
   rfc.report(out["rfc"]);

@@ -1,29 +1,17 @@
-// Counters of the "rfc" register-file model, per level (docs/stats.md, README.md). Accesses are
-// counted in 32-bit warp registers ("words": a 64-bit register is two); array counts are 128-bit
-// SRAM array (or flip-flop bank) activations, 8 per full warp register, the unit of the thesis's
-// Table 4.5 energies; wire counts are 32-bit lane words moved, split by datapath (private: the
-// ALUs beside the lane's upper-level banks; shared: SFU, load/store).
+// Counters of the "rfc" register-file model (README.md "Statistics"): per level
+// (timing/sm/register_level_counters.h) and the cache's own events.
 #pragma once
 #include <cstdint>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "timing/sm/register_level_counters.h"
+
 namespace warpsim::mech::rfc {
 
-struct LevelCounters {
-  uint64_t operandReads = 0;     // operands an instruction read here
-  uint64_t resultWrites = 0;     // execution results written here
-  uint64_t fillWrites = 0;       // values copied in from another level (reads allocate, LRF evictions)
-  uint64_t writebackReads = 0;   // values read out to be written to a lower level
-  uint64_t writebackWrites = 0;  // values written here from an upper level (MRF only)
-  uint64_t arrayReads = 0, arrayWrites = 0;
-  uint64_t wirePrivate = 0, wireShared = 0;
-
-  void report(nlohmann::json& out) const;
-};
 
 struct RfcStats {
-  LevelCounters mrf, rfc, lrf;
+  timing::RegisterLevelCounters mrf, rfc, lrf;
   uint64_t instructions = 0;
   uint64_t mrfOperandHistogram[4] = {};  // instructions reading 0, 1, 2, 3+ operands from the MRF
   uint64_t flushes = 0;                  // deschedules and call/return frame changes

@@ -1,0 +1,47 @@
+// Every workload of the suite, at its small size on fermi-rfh, verifies against its CPU
+// reference with the software-managed ORF (overlay orf: 3 entries, two-level scheduler demoting at
+// strand starts) and with the split LRF in front (orf-lrf), and no operand is ever read from an
+// upper-level entry that does not hold it, or from the MRF when its value was written only above (invalid_reads stays 0).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/device.h"
+#include "workloads/testing/run_small.h"
+#include "workloads/testing/suite_params.h"
+#include "workloads/workload.h"
+
+namespace warpsim {
+namespace {
+
+class OrfLrfOnTheSuite : public testing::TestWithParam<std::string> {};
+
+TEST_P(OrfLrfOnTheSuite, VerifiesWithEverySoftwareHierarchyAndNeverReadsAnInvalidEntry) {
+  std::vector<workloads::Workload> all = workloads::allWorkloads();
+  const workloads::Workload* w = workloads::findWorkload(all, GetParam());
+  ASSERT_NE(w, nullptr);
+  for (const char* overlay : {"orf", "orf-lrf"}) {
+    runtime::DeviceOptions o;
+    o.resources = runtime::DeviceOptions::Resources::Estimate;
+    o.config = "fermi-rfh";
+    o.overlays = {overlay};
+    runtime::Device device(o);
+    const workloads::testing::SmallRun run = workloads::testing::runSmall(device, *w);
+    ASSERT_EQ(run.error, "") << overlay;
+    EXPECT_TRUE(run.outcome.passed) << overlay << ": " << run.outcome.detail;
+    uint64_t operands = 0;
+    for (const runtime::LaunchReport& r : run.reports) {
+      const nlohmann::json& h = (*r.timing)["sm"]["register_file"]["hierarchy"];
+      EXPECT_EQ(h["invalid_reads"].get<uint64_t>(), 0u) << overlay << " launch " << r.kernel;
+      operands += h["orf"]["operand_reads"].get<uint64_t>();
+    }
+    EXPECT_GT(operands, 0u) << overlay << ": the ORF served no operand";
+  }
+}
+
+// Named Suite/...: the sanitizer stage skips whole-suite runs by that prefix.
+INSTANTIATE_TEST_SUITE_P(Suite, OrfLrfOnTheSuite, testing::ValuesIn(workloads::testing::workloadNames()),
+                         workloads::testing::workloadTestName);
+
+}  // namespace
+}  // namespace warpsim
