@@ -57,6 +57,7 @@ void RfcRegisterFile::beginKernel(const KernelInfo& kernel) {
                    ? kernel.annotations->find<timing::LastReads>(timing::kLastReads)
                    : nullptr;
   stats_ = RfcStats{};
+  usage_.resize(slots_, regs_);
 }
 
 uint32_t RfcRegisterFile::allocate(const RegisterRead& r, Cycle now) {
@@ -98,6 +99,7 @@ uint32_t RfcRegisterFile::allocate(const RegisterRead& r, Cycle now) {
     }
   }
   if (r.record) {
+    usage_.instruction(slot, r.srcRegs, r.numSrc, r.record->dstRegs, r.record->numDstRegs);
     ++stats_.instructions;
     ++stats_.mrfOperandHistogram[fromMrf < 3 ? fromMrf : 3];
   }
@@ -225,6 +227,11 @@ void RfcRegisterFile::flush(uint32_t slot, Cycle now) {
   });
 }
 
+void RfcRegisterFile::onWarpExit(uint32_t slot) {
+  usage_.endWarp(slot);
+  drop(slot);
+}
+
 void RfcRegisterFile::drop(uint32_t slot) {
   lrf_.drain(slot, [](const CachedRegister&) {});
   rfc_.drain(slot, [](const CachedRegister&) {});
@@ -242,6 +249,7 @@ void RfcRegisterFile::reportStats(nlohmann::json& out) const {
   out["array_writes"] = stats_.mrf.arrayWrites;
   out["crossbar_bytes"] = 4 * (stats_.mrf.wirePrivate + stats_.mrf.wireShared);
   stats_.report(out["hierarchy"]);
+  usage_.report(out["hierarchy"]["value_usage"]);
 }
 
 }  // namespace warpsim::mech::rfc

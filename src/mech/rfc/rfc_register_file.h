@@ -25,6 +25,7 @@
 #include "timing/sm/bank_ports.h"
 #include "timing/sm/i_register_file.h"
 #include "timing/sm/last_reads.h"
+#include "timing/sm/value_usage.h"
 
 namespace warpsim::mech::rfc {
 
@@ -43,7 +44,7 @@ class RfcRegisterFile final : public timing::IRegisterFile {
   void cycle(timing::Cycle now) override { ports_.cycle(now); }
   timing::Cycle nextEvent(timing::Cycle now) const override;
   void onWarpStart(uint32_t slot) override { drop(slot); }
-  void onWarpExit(uint32_t slot) override { drop(slot); }
+  void onWarpExit(uint32_t slot) override;
   void onWarpDescheduled(uint32_t slot, timing::Cycle now) override { flush(slot, now); }
   void reportStats(nlohmann::json& out) const override;
 
@@ -79,6 +80,7 @@ class RfcRegisterFile final : public timing::IRegisterFile {
   size_t doneHead_ = 0;
   const timing::AnnotationTable<timing::LastReads>* lastReads_ = nullptr;
   RfcStats stats_;
+  timing::ValueUsage usage_;              // the value-usage characterisation (reads, lifetimes)
 };
 
 }  // namespace warpsim::mech::rfc

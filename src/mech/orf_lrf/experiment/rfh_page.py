@@ -1,0 +1,348 @@
+"""The register-file-hierarchy results page, a `warpsim report` template: render(report)
+returns docs/results/rf-hierarchy.md and draws its plots beside it, from the sweep spec.py
+writes (run.sh). Metrics: rfh_data.py; the discussion (discussion.md) is a template whose
+{name} placeholders are filled from the same metrics (placeholders.fill).
+
+  warpsim report build/experiments/rf-hierarchy --template src/mech/orf_lrf/experiment/rfh_page.py \\
+      --out docs/results/rf-hierarchy.md
+"""
+
+import os
+
+import placeholders  # scripts/report, on the path of a template
+import rfh_data as data
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DISCUSSION = "src/mech/orf_lrf/experiment/discussion.md"
+NONE = "–"
+PHYS, VIRT = "minimal", "off"
+ENTRIES = list(range(1, 9))
+RFC_COMBOS = [("fifo", "hint"), ("fifo", "nohint"), ("lru", "hint"), ("lru", "nohint")]
+DESIGNS = [("rfc-fifo-hint-3", "HW RFC, 2 levels (3 entries)", -0.34),
+           ("orf-3", "SW ORF, 2 levels (3 entries)", -0.45),
+           ("rfc3", "HW 3 levels (LRF + 6-entry RFC)", -0.41),
+           ("orflrf-3", "SW 3 levels (split LRF + 3-entry ORF)", -0.54)]
+# The thesis's numbers (digest ../shared/digests/rf-hierarchy-and-unified-memory.md, s3-s6, s9).
+PAPER = {
+    "table_6_1": {0: 1.23, 1: 0.57, 2: 0.48, 3: 0.41, 4: 0.37, 5: 0.36, 6: 0.35, 7: 0.38, 8: 0.38},
+    "lrf_share": 0.30, "split_more_lrf_reads": 0.20, "optimisations": 0.066,
+    "read_more_than_once": 0.20, "read_once_lifetime_1": 0.40,
+    "hw_extra_reads": 0.20, "sw_fewer_upper_writes": 0.20,
+    "rfc6_reads": "40-60%", "rfc6_writes": "30-60% (40-80% with hints)",
+}
+
+
+def pct(x, digits=1):
+    return NONE if x is None else f"{100 * x:.{digits}f}%"
+
+
+def change(x):
+    return NONE if x is None else f"{100 * x:+.1f}%"
+
+
+def num(x, digits=2):
+    return NONE if x is None else f"{x:.{digits}f}"
+
+
+class Study:
+    """Every metric of the page, from the runs."""
+
+    def __init__(self, report):
+        self.report = report
+        self.runs, self.failures = data.load(report)
+        self.workloads = [str(w) for w in report.axis("workload").values]
+
+    def run(self, variant, workload, registers=PHYS):
+        return self.runs.get((variant, registers), {}).get(workload)
+
+    def per_workload(self, variant, fn, registers=PHYS):
+        out = {}
+        for w in self.workloads:
+            r = self.run(variant, w, registers)
+            if r is not None:
+                out[w] = fn(r, w)
+        return out
+
+    def mean(self, variant, fn, registers=PHYS):
+        return data.mean(list(self.per_workload(variant, fn, registers).values()))
+
+    # Value usage (s3), from the RFC runs (any RFC variant counts the same stream).
+    def value_usage(self, registers=PHYS):
+        reads, life = [0] * 5, [0] * 10
+        for w in self.workloads:
+            r = self.run("rfc-fifo-hint-3", w, registers)
+            if r is None:
+                continue
+            u = r.h.get("value_usage") or {}
+            reads = [a + b for a, b in zip(reads, u.get("reads_per_value") or [0] * 5)]
+            life = [a + b for a, b in zip(life, u.get("read_once_lifetime") or [0] * 10)]
+        total = sum(reads)
+        return None if total == 0 else ([x / total for x in reads], [x / total for x in life])
+
+    # Two-level scheduler (s4): IPC relative to all 32 warps active.
+    def ipc_vs_32(self, variant):
+        return data.geomean(list(self.per_workload(
+            variant, lambda r, w: data.ratio(r.ipc, (self.run("tl32", w) or r).ipc)).values()))
+
+    # RFC filtering (s5): mean over workloads.
+    def reads_avoided(self, variant, registers=PHYS):
+        return self.mean(variant, lambda r, w: 1 - data.ratio(r.mrf_reads(), r.operand_reads()), registers)
+
+    def writes_avoided(self, variant, registers=PHYS):
+        return self.mean(variant, lambda r, w: 1 - data.ratio(r.mrf_writes(), r.result_writes()), registers)
+
+    # RF energy relative to the single-level baseline.
+    def energy_ratio(self, variant, workload, registers=PHYS):
+        r, b = self.run(variant, workload, registers), self.run("base", workload, registers)
+        return None if r is None or b is None else data.ratio(r.rf_energy_nj(), b.rf_energy_nj())
+
+    def saving(self, variant, registers=PHYS):
+        m = data.mean([self.energy_ratio(variant, w, registers) for w in self.workloads])
+        return None if m is None else m - 1
+
+    def mrf_reads_per_instruction(self, variant):
+        reads = sum(r.mrf_reads() for r in self.runs.get((variant, PHYS), {}).values())
+        insts = sum(r.warp_instructions for r in self.runs.get((variant, PHYS), {}).values())
+        return data.ratio(reads, insts)
+
+    def share(self, variant, level):
+        runs = self.runs.get((variant, PHYS), {}).values()
+        total = sum(r.operand_reads() for r in runs)
+        return data.ratio(sum(r.level(level, "operand_reads") for r in runs), total)
+
+    def total(self, variant, fn):
+        return sum(fn(r) for r in self.runs.get((variant, PHYS), {}).values())
+
+    def best(self, prefix):
+        savings = {n: self.saving(f"{prefix}{n}") for n in ENTRIES}
+        savings = {n: s for n, s in savings.items() if s is not None}
+        if not savings:
+            return None, None
+        n = min(savings, key=lambda k: savings[k])
+        return n, savings[n]
+
+
+def validation(s):
+    """The digest's s10.4 targets 1-5, in order: (target, ours, met?, why)."""
+    rows = []
+    ipc8, ipc6 = s.ipc_vs_32("base"), s.ipc_vs_32("tl6")
+    ok = ipc8 is not None and abs(ipc8 - 1) <= 0.01 and ipc6 is not None and ipc6 <= ipc8 + 1e-9
+    rows.append(("1. two-level: A = 8 within about 1% of A = 32; A = 6 a small loss",
+                 f"A = 8: {change(None if ipc8 is None else ipc8 - 1)}, A = 6: {change(None if ipc6 is None else ipc6 - 1)} "
+                 "(geomean IPC vs A = 32)", ok))
+    fifo = [s.reads_avoided(f"rfc-fifo-nohint-{n}") for n in ENTRIES]
+    lru = [s.reads_avoided(f"rfc-lru-nohint-{n}") for n in ENTRIES]
+    rising = all(b is not None and a is not None and b >= a - 1e-9 for a, b in zip(fifo, fifo[1:]))
+    close = all(f is not None and l is not None and abs(f - l) <= 0.03 for f, l in zip(fifo[:6], lru[:6]))
+    w_hint, w_no = s.writes_avoided("rfc-fifo-hint-6"), s.writes_avoided("rfc-fifo-nohint-6")
+    hint_gain = None if w_hint is None or w_no is None else w_hint - w_no
+    rows.append(("2. RFC filtering rises with entries; FIFO ≈ LRU up to 6; hints cut MRF writes by about 10-15%",
+                 f"reads avoided {pct(fifo[0])} (1 entry) … {pct(fifo[-1])} (8); FIFO-LRU gap ≤ 3 points up to 6: "
+                 f"{'yes' if close else 'no'}; hints at 6 entries: {change(hint_gain)} of writes avoided",
+                 rising and close and hint_gain is not None and hint_gain >= 0.05))
+    n, best = s.best("rfc-fifo-hint-")
+    rows.append(("3. HW RFC energy optimum in 3-6 entries, about -34% to -36%",
+                 f"best at {n} entries: {change(best)}",
+                 n is not None and 3 <= n <= 6 and best <= -0.25))
+    hw_reads = s.total("rfc-fifo-hint-3", lambda r: r.level("rfc", "reads"))
+    sw_reads = s.total("orf-3", lambda r: r.level("orf", "reads"))
+    hw_writes = s.total("rfc-fifo-hint-3", lambda r: r.level("rfc", "writes"))
+    sw_writes = s.total("orf-3", lambda r: r.level("orf", "writes"))
+    more = data.ratio(hw_reads, sw_reads)
+    fewer = data.ratio(sw_writes, hw_writes)
+    rows.append(("4. HW RFC makes about 20% more upper-level reads than the SW ORF; SW about 20% fewer upper-level writes",
+                 f"HW/SW reads {change(None if more is None else more - 1)}, SW/HW writes "
+                 f"{change(None if fewer is None else fewer - 1)} (3 entries)",
+                 more is not None and fewer is not None and more >= 1.05 and fewer <= 0.95))
+    sav = s.saving("orflrf-3")
+    mpi = s.mrf_reads_per_instruction("orflrf-3")
+    lrf = s.share("orflrf-3", "lrf")
+    weakest = sorted((s.energy_ratio("orflrf-3", w) or 0, w) for w in s.workloads)[-2:]
+    weak_names = [w for _, w in reversed(weakest)]
+    ok = sav is not None and sav <= -0.45 and mpi is not None and mpi <= 0.5 and lrf is not None and lrf >= 0.2
+    rows.append(("5. SW 3 levels (split LRF, 3-entry ORF): about -54%, 0.41 MRF reads per instruction, LRF ≈ 30% of "
+                 "reads, Reduction/ScalarProd weakest",
+                 f"{change(sav)}, {num(mpi)} MRF reads/instruction, LRF {pct(lrf)} of reads; weakest: "
+                 + ", ".join(weak_names), ok))
+    return rows
+
+
+def write_plots(s, report, stem):
+    plt = report.pyplot()
+    if plt is None:
+        return {}
+    out = {}
+    figure, axes = plt.subplots(1, 2, figsize=(10, 3.4))
+    styles = {("fifo", "hint"): ("#d62728", "-"), ("fifo", "nohint"): ("#d62728", ":"),
+              ("lru", "hint"): ("#1f77b4", "-"), ("lru", "nohint"): ("#1f77b4", ":")}
+    for (policy, hint) in RFC_COMBOS:
+        colour, line = styles[(policy, hint)]
+        label = f"{policy.upper()}{', hints' if hint == 'hint' else ''}"
+        axes[0].plot(ENTRIES, [100 * (s.reads_avoided(f"rfc-{policy}-{hint}-{n}") or 0) for n in ENTRIES],
+                     color=colour, linestyle=line, marker=".", label=label)
+        axes[1].plot(ENTRIES, [100 * (s.writes_avoided(f"rfc-{policy}-{hint}-{n}") or 0) for n in ENTRIES],
+                     color=colour, linestyle=line, marker=".", label=label)
+    axes[0].set_ylabel("MRF reads avoided (%)")
+    axes[1].set_ylabel("MRF writes avoided (%)")
+    for ax in axes:
+        ax.set_xlabel("RFC entries per thread")
+        ax.set_ylim(0, 100)
+    axes[1].legend(fontsize=8)
+    figure.tight_layout()
+    out["filter"] = report.save_figure(figure, f"{stem}-rfc-filtering.png")
+
+    figure, ax = plt.subplots(figsize=(6, 3.4))
+    for prefix, label, colour in (("rfc-fifo-hint-", "HW RFC (FIFO, hints)", "#d62728"),
+                                  ("orf-", "SW ORF", "#2ca02c"), ("orflrf-", "SW split LRF + ORF", "#9467bd")):
+        ys = [s.saving(f"{prefix}{n}") for n in ENTRIES]
+        ax.plot(ENTRIES, [100 * (1 + y) if y is not None else None for y in ys], marker=".", label=label,
+                color=colour)
+    ax.axhline(100, color="#444444", linewidth=0.8)
+    ax.set_xlabel("entries per thread")
+    ax.set_ylabel("RF energy (% of single level)")
+    ax.set_ylim(0, 110)
+    ax.legend(fontsize=8)
+    figure.tight_layout()
+    out["energy"] = report.save_figure(figure, f"{stem}-energy-vs-entries.png")
+
+    figure, ax = plt.subplots(figsize=(12, 3.4))
+    xs = list(range(len(s.workloads)))
+    width = 0.8 / len(DESIGNS)
+    colours = ["#d62728", "#2ca02c", "#ff7f0e", "#9467bd"]
+    for i, (variant, label, _) in enumerate(DESIGNS):
+        ys = [100 * (s.energy_ratio(variant, w) or 0) for w in s.workloads]
+        ax.bar([x - 0.4 + width * (i + 0.5) for x in xs], ys, width=width, label=label, color=colours[i])
+    ax.set_xticks(xs)
+    ax.set_xticklabels(s.workloads, rotation=45, ha="right", fontsize=7)
+    ax.set_ylabel("RF energy (% of single level)")
+    ax.legend(fontsize=7, ncol=4)
+    figure.tight_layout()
+    out["bars"] = report.save_figure(figure, f"{stem}-energy-per-workload.png")
+    return out
+
+
+def discussion_values(s):
+    n_hw, best_hw = s.best("rfc-fifo-hint-")
+    n_sw, best_sw = s.best("orf-")
+    usage = s.value_usage()
+    usage_v = s.value_usage(VIRT)
+    v = {
+        "best_hw_entries": str(n_hw), "best_hw_saving": change(best_hw),
+        "best_sw_entries": str(n_sw), "best_sw_saving": change(best_sw),
+        "read_once": pct(usage[0][1]) if usage else NONE,
+        "read_once_virtual": pct(usage_v[0][1]) if usage_v else NONE,
+        "lifetime_1": pct(usage[1][0]) if usage else NONE,
+        "lifetime_1_virtual": pct(usage_v[1][0]) if usage_v else NONE,
+        "mpi_3": num(s.mrf_reads_per_instruction("orflrf-3")),
+        "mpi_base": num(s.mrf_reads_per_instruction("base")),
+        "lrf_share": pct(s.share("orflrf-3", "lrf")),
+    }
+    for variant, key in (("rfc-fifo-hint-3", "hw2"), ("orf-3", "sw2"), ("rfc3", "hw3"), ("orflrf-3", "sw3")):
+        v[f"saving_{key}"] = change(s.saving(variant))
+        v[f"saving_{key}_virtual"] = change(s.saving(variant, VIRT))
+    return v
+
+
+def render(report):
+    s = Study(report)
+    stem = os.path.splitext(os.path.basename(report.page))[0]
+    plots = write_plots(s, report, stem)
+    with open(os.path.join(HERE, "discussion.md")) as f:
+        discussion = placeholders.fill(f.read(), discussion_values(s), DISCUSSION)
+    counts = report.status_counts()
+    single = {a.name: a.values[0] for a in report.axes if len(a.values) == 1}
+    out = [
+        "# Register-file hierarchy: results",
+        "",
+        "Generated by `src/mech/orf_lrf/experiment/run.sh` (`spec.py` writes the `warpsim sweep` spec; "
+        "`warpsim report` with `rfh_page.py`); do not edit by hand.  ",
+        f"Statistics: `--config {single.get('config', NONE)}` on one SM (`--sms 1`, as the thesis's "
+        f"single-SM simulator), size {single.get('size', NONE)}, {len(s.workloads)} workloads, on physical "
+        "registers (`--max-registers minimal`: the fewest registers without spills) unless marked virtual; "
+        f"{counts.get('pass', 0)} points passed" + (f", {len(s.failures)} did not verify" if s.failures else "") + ".",
+        "",
+        "Source: the register-file-hierarchy chapters of the thesis (digest "
+        "`../shared/digests/rf-hierarchy-and-unified-memory.md`, s3-s6 and s9). Definitions: "
+        "`src/mech/orf_lrf/experiment/rfh_data.py`; configurations: `spec.py` and the overlays `rfc`, "
+        "`rfc-3level`, `orf`, `orf-lrf`. RF energy is bank + wire of every level (thesis Tables 4.5, 4.6), "
+        "normalised to the single-level banked register file with the same scheduler.",
+        "",
+        "## Value usage (s3)",
+        "",
+        "Share of dynamic register values (warp registers) by the number of times they are read, and "
+        "of values read once by their lifetime (warp instructions from producer to consumer). Thesis: "
+        f"CUDA benchmarks (PTX) read at most {pct(PAPER['read_more_than_once'], 0)} of values more than once and "
+        f"about {pct(PAPER['read_once_lifetime_1'], 0)} of values once with lifetime 1.",
+        "",
+        "| registers | read 0 | 1 | 2 | 3 | 4+ | read once, lifetime 1 | 2 | 3 | 4-9 | 10+ |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for label, regs in (("physical", PHYS), ("virtual", VIRT)):
+        u = s.value_usage(regs)
+        if u is None:
+            continue
+        reads, life = u
+        out.append(f"| {label} | " + " | ".join(pct(x) for x in reads) + " | " + pct(life[0]) + " | " + pct(life[1])
+                   + " | " + pct(life[2]) + " | " + pct(sum(life[3:9])) + " | " + pct(life[9]) + " |")
+    out += ["", "## Two-level warp scheduler (s4)", "",
+            "IPC relative to all 32 warps active (two-level with A = 32), geometric mean over the workloads; "
+            "thesis: 8 active warps match 32, 6 lose about 1% on compute traces.", "",
+            "| active warps A | 4 | 6 | 8 | 32 | single-level GTO |", "|---|---|---|---|---|---|",
+            "| IPC vs A = 32 | " + " | ".join(change(None if x is None else x - 1) for x in
+                                              (s.ipc_vs_32("tl4"), s.ipc_vs_32("tl6"), s.ipc_vs_32("base"), 1.0,
+                                               s.ipc_vs_32("gto"))) + " |", ""]
+    out += ["## Hardware register file cache: MRF traffic avoided (s5)", "",
+            "Mean over workloads, with the two-level scheduler (8 active warps: flush on deschedule) and "
+            f"long-latency bypass. Thesis at 6 entries: {PAPER['rfc6_reads']} of MRF reads and "
+            f"{PAPER['rfc6_writes']} of MRF writes avoided.", ""]
+    if plots.get("filter"):
+        out += [f"![MRF reads and writes avoided versus RFC entries]({plots['filter']})", ""]
+    out += ["| entries | " + " | ".join(str(n) for n in ENTRIES) + " |", "|---|" + "---|" * len(ENTRIES)]
+    for policy, hint in RFC_COMBOS:
+        label = f"{policy.upper()}{' + hints' if hint == 'hint' else ''}"
+        out.append(f"| reads, {label} | " + " | ".join(pct(s.reads_avoided(f"rfc-{policy}-{hint}-{n}"), 0)
+                                                       for n in ENTRIES) + " |")
+        out.append(f"| writes, {label} | " + " | ".join(pct(s.writes_avoided(f"rfc-{policy}-{hint}-{n}"), 0)
+                                                        for n in ENTRIES) + " |")
+    out += ["", "## RF energy versus entries (s5.4, s6.4)", ""]
+    if plots.get("energy"):
+        out += [f"![RF energy versus entries]({plots['energy']})", ""]
+    out += ["| entries | " + " | ".join(str(n) for n in ENTRIES) + " |", "|---|" + "---|" * len(ENTRIES)]
+    for prefix, label in (("rfc-fifo-hint-", "HW RFC (FIFO, hints)"), ("orf-", "SW ORF"),
+                          ("orflrf-", "SW split LRF + ORF")):
+        out.append(f"| {label} | " + " | ".join(change(s.saving(f"{prefix}{n}")) for n in ENTRIES) + " |")
+    out += ["", "## MRF reads per instruction, software three levels (Table 6.1)", "",
+            "| ORF entries | baseline | " + " | ".join(str(n) for n in ENTRIES) + " |",
+            "|---|---|" + "---|" * len(ENTRIES),
+            "| thesis | " + num(PAPER["table_6_1"][0]) + " | " + " | ".join(num(PAPER["table_6_1"][n]) for n in ENTRIES) + " |",
+            "| ours | " + num(s.mrf_reads_per_instruction("base")) + " | "
+            + " | ".join(num(s.mrf_reads_per_instruction(f"orflrf-{n}")) for n in ENTRIES) + " |", ""]
+    split, unified = s.share("orflrf-3", "lrf"), s.share("orflrf-3-unified", "lrf")
+    noopt = s.saving("orflrf-3-noopt")
+    out += ["## Software three levels: LRF and the allocator's optimisations (s6.3-6.4)", "",
+            "| quantity | thesis | ours |", "|---|---|---|",
+            f"| LRF share of operand reads (split LRF, 3-entry ORF) | {pct(PAPER['lrf_share'], 0)} | {pct(split)} |",
+            f"| LRF reads, split vs unified LRF | {change(PAPER['split_more_lrf_reads'])} | "
+            f"{change(None if not unified or split is None else split / unified - 1)} |",
+            f"| RF energy without forward-branch, read-operand and partial-range allocation | "
+            f"{change(PAPER['optimisations'])} | "
+            f"{change(None if noopt is None or s.saving('orflrf-3') is None else (1 + noopt) / (1 + s.saving('orflrf-3')) - 1)} |",
+            ""]
+    out += ["## RF energy per design and workload (Fig 6.13, 6.16)", ""]
+    if plots.get("bars"):
+        out += [f"![RF energy per workload]({plots['bars']})", ""]
+    out += ["| design | thesis | ours, physical registers | ours, virtual registers |", "|---|---|---|---|"]
+    for variant, label, paper in DESIGNS:
+        out.append(f"| {label} | {change(paper)} | {change(s.saving(variant))} | {change(s.saving(variant, VIRT))} |")
+    out += ["", "Per workload (RF energy, % of single level):", "",
+            "| workload | " + " | ".join(label for _, label, _ in DESIGNS) + " |", "|---|" + "---|" * len(DESIGNS)]
+    for w in s.workloads:
+        out.append(f"| {w} | " + " | ".join(pct(s.energy_ratio(v, w), 0) for v, _, _ in DESIGNS) + " |")
+    out += ["", "## Validation targets (digest s10.4, in order)", "", "| target | ours | met |", "|---|---|---|"]
+    for target, ours, ok in validation(s):
+        out.append(f"| {target} | {ours} | {'met' if ok else 'not met'} |")
+    out += ["", "Target 6 (unified storage) belongs to the unified-storage mechanism.", "", "## Discussion", "",
+            discussion, ""]
+    if s.failures:
+        out += ["## Points that did not verify", ""] + [f"- {f}" for f in s.failures] + [""]
+    return "\n".join(out)
