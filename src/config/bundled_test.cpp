@@ -119,5 +119,34 @@ TEST(Bundled, DramBandwidthMatchesTheSpecifications) {
   }
 }
 
+// fermi-rfh against the register-file-hierarchy studies' baseline (digest
+// rf-hierarchy-and-unified-memory.md s1.1, s1.2 Table 4.4, s2.3 Tables 4.5 and 4.6).
+TEST(Bundled, FermiRfhIsTheStudiesBaseline) {
+  Tree t = Tree::load("fermi-rfh");
+  EXPECT_EQ(t.section("gpu").u32("num_sms", 0, ""), 16u);
+  EXPECT_DOUBLE_EQ(t.section("clocks").f64("core", 0, ""), 1000.0);
+  Section sm = t.section("sm");
+  EXPECT_EQ(sm.u32("max_warps", 0, ""), 32u);
+  EXPECT_EQ(sm.u32("max_threads", 0, ""), 1024u);
+  EXPECT_EQ(sm.u32("registers", 0, "") * 4, 128u * 1024);   // 128 KB main register file
+  EXPECT_EQ(sm.u32("shared_bytes", 0, ""), 64u * 1024);
+  EXPECT_EQ(sm.u32("schedulers", 0, ""), 1u);                // one warp instruction per cycle
+  Section rf = t.section("sm.register_file");
+  EXPECT_EQ(rf.u32("banks", 0, ""), 32u);                    // 32 x 4 KB, 1R + 1W
+  EXPECT_EQ(rf.u32("read_ports", 0, ""), 1u);
+  EXPECT_EQ(rf.u32("write_ports", 0, ""), 1u);
+  EXPECT_EQ(t.section("sm.units.alu").u32("latency", 0, ""), 8u);
+  EXPECT_EQ(t.section("sm.units.alu").u32("lanes", 0, ""), 32u);
+  EXPECT_EQ(t.section("sm.units.sfu").u32("latency", 0, ""), 20u);
+  EXPECT_EQ(t.section("sm.units.sfu").u32("lanes", 0, ""), 8u);  // 8 operations per cycle
+  EXPECT_EQ(t.section("l1").u64("size", 0, ""), 64u * 1024);
+  EXPECT_EQ(t.section("l1").u32("hit_latency", 0, ""), 20u);
+  EXPECT_EQ(t.section("shared").u32("latency", 0, ""), 20u);
+  Section e = t.section("energy");
+  EXPECT_DOUBLE_EQ(e.f64("rf_array_read", 0, ""), 8.0);      // Table 4.5 MRF, per 128 bits
+  EXPECT_DOUBLE_EQ(e.f64("rf_array_write", 0, ""), 11.0);
+  EXPECT_DOUBLE_EQ(e.f64("rf_crossbar_byte", 0, ""), 1.9 / 4);  // Table 4.6: 1 mm, per byte
+}
+
 }  // namespace
 }  // namespace warpsim::config
