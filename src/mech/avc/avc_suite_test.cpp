@@ -1,11 +1,14 @@
-// Every workload of the suite at its small size verifies on each AVC configuration at the
-// default register budget and at half its spill-free register count (the paper's r = 0.5 rbase),
-// and the AVC's correctness check (every local load's value from the AVC, L1 and memory state
-// against the functional value) finds no mismatch.
+// Every workload of the suite at its small size verifies on each AVC configuration at half its
+// spill-free register count (the paper's r = 0.5 rbase, where every workload spills), and on
+// configuration 2 also at the default register budget, and the AVC's correctness check (every
+// local load's value from the AVC, L1 and memory state against the functional value) finds no
+// mismatch. (Configurations 1 and 3 differ from 2 only in sizes; at the default budget few
+// workloads touch local memory, so one configuration covers it.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -49,20 +52,20 @@ TEST_P(EquivalenceWithAvc, VerifiesWithNoMismatchOnEveryConfiguration) {
   const workloads::Workload* w = workloads::findWorkload(all, GetParam());
   ASSERT_NE(w, nullptr);
   const std::string half = halfBase(*w);
-  for (const std::string overlay : {"avc-baseline", "avc-1", "avc-2", "avc-3"}) {
-    for (const std::string& budget : {std::string("off"), half}) {
-      SCOPED_TRACE(overlay + " at " + budget + " registers");
-      const workloads::testing::SmallRun run = runOn(overlay, budget, *w);
-      ASSERT_EQ(run.error, "");
-      EXPECT_TRUE(run.outcome.passed) << run.outcome.detail;
-      uint64_t checked = 0, mismatches = 0;
-      for (const runtime::LaunchReport& r : run.reports) {
-        ASSERT_TRUE(r.timing);
-        checked += timing::counter(*r.timing, {"memory", "local_path", "check", "checked_words"});
-        mismatches += timing::counter(*r.timing, {"memory", "local_path", "check", "mismatches"});
-      }
-      EXPECT_EQ(mismatches, 0u) << checked << " words checked";
+  const std::pair<const char*, std::string> runs[] = {
+      {"avc-baseline", half}, {"avc-1", half}, {"avc-2", half}, {"avc-3", half}, {"avc-2", "off"}};
+  for (const auto& [overlay, budget] : runs) {
+    SCOPED_TRACE(std::string(overlay) + " at " + budget + " registers");
+    const workloads::testing::SmallRun run = runOn(overlay, budget, *w);
+    ASSERT_EQ(run.error, "");
+    EXPECT_TRUE(run.outcome.passed) << run.outcome.detail;
+    uint64_t checked = 0, mismatches = 0;
+    for (const runtime::LaunchReport& r : run.reports) {
+      ASSERT_TRUE(r.timing);
+      checked += timing::counter(*r.timing, {"memory", "local_path", "check", "checked_words"});
+      mismatches += timing::counter(*r.timing, {"memory", "local_path", "check", "mismatches"});
     }
+    EXPECT_EQ(mismatches, 0u) << checked << " words checked";
   }
 }
 
