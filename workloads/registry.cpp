@@ -15,10 +15,13 @@ Workload dgemmTiledWorkload();
 Workload transposeWorkload();
 Workload convSeparableWorkload();
 Workload blackscholesWorkload();
+Workload dct8x8Workload();
 Workload reduceTreeWorkload();
 Workload reduceShflWorkload();
 Workload scanWorkload();
 Workload histogramWorkload();
+Workload scalarProdWorkload();
+Workload bitonicSortWorkload();
 Workload stencil2dWorkload();
 Workload stencil3dWorkload();
 Workload sradWorkload();
@@ -29,6 +32,8 @@ Workload gaussianWorkload();
 Workload backpropWorkload();
 Workload fastWalshWorkload();
 Workload binomialOptionsWorkload();
+Workload monteCarloWorkload();
+Workload mriQWorkload();
 Workload cfdWorkload();
 Workload bfsWorkload();
 Workload spmvWorkload();
@@ -51,11 +56,14 @@ std::vector<Workload> allWorkloads() {
       transposeWorkload(),
       convSeparableWorkload(),
       blackscholesWorkload(),
-      // reductions and scans
+      dct8x8Workload(),
+      // reductions, scans and sorting
       reduceTreeWorkload(),
       reduceShflWorkload(),
       scanWorkload(),
       histogramWorkload(),
+      scalarProdWorkload(),
+      bitonicSortWorkload(),
       // stencils and science
       stencil2dWorkload(),
       stencil3dWorkload(),
@@ -67,6 +75,8 @@ std::vector<Workload> allWorkloads() {
       backpropWorkload(),
       fastWalshWorkload(),
       binomialOptionsWorkload(),
+      monteCarloWorkload(),
+      mriQWorkload(),
       cfdWorkload(),
       // irregular and dynamic programming
       bfsWorkload(),
