@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <queue>
 
+#include "mech/orf_lrf/dominance.h"
+#include "mech/orf_lrf/entry_intervals.h"
+
 namespace warpsim::mech::orf_lrf {
 
 namespace {
@@ -28,73 +31,6 @@ struct Def {
   bool liveOut = false;          // some read of it cannot use an upper level
   bool partial = false;          // gave up reads to fit
   std::vector<Read> reads;       // reads that can use an upper level, in pc order
-};
-
-// Dominance between pcs of one function.
-class Dominance {
- public:
-  explicit Dominance(const ir::Function& fn) : fn_(fn) {
-    const size_t nb = fn.blocks.size();
-    const size_t words = (nb + 63) / 64 + 1;
-    dom_.assign(nb, Bits(words, ~uint64_t{0}));
-    if (nb == 0) return;
-    dom_[0].assign(words, 0);
-    set(dom_[0], 0);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t b = 1; b < nb; ++b) {
-        Bits d(words, ~uint64_t{0});
-        if (fn.blocks[b].preds.empty()) d.assign(words, 0);
-        for (uint32_t p : fn.blocks[b].preds)
-          for (size_t w = 0; w < words; ++w) d[w] &= dom_[p][w];
-        set(d, b);
-        if (d != dom_[b]) {
-          dom_[b] = std::move(d);
-          changed = true;
-        }
-      }
-    }
-  }
-  // Every path from the entry to pc b passes pc a (a before b in its block).
-  bool dominates(uint32_t a, uint32_t b) const {
-    const uint32_t ba = fn_.blockOf[a], bb = fn_.blockOf[b];
-    return ba == bb ? a < b : test(dom_[bb], ba);
-  }
-  bool sameBlock(uint32_t a, uint32_t b) const { return fn_.blockOf[a] == fn_.blockOf[b]; }
-
- private:
-  const ir::Function& fn_;
-  std::vector<Bits> dom_;
-};
-
-// First-fit interval lists of one level's entries within the current strand. Intervals are
-// [start, end) in pcs: a value's slot is free again at the pc of its last read (that
-// instruction reads it before any result of its own is written).
-class Entries {
- public:
-  explicit Entries(uint32_t n) : used_(n) {}
-  void clear() {
-    for (auto& u : used_) u.clear();
-  }
-  bool free(uint32_t e, uint32_t start, uint32_t end) const {
-    if (e >= used_.size()) return false;
-    for (const auto& [s, t] : used_[e])
-      if (start < t && s < end) return false;
-    return true;
-  }
-  // First entry (or pair of consecutive entries for a 64-bit value) free over [start, end).
-  uint32_t fit(uint32_t start, uint32_t end, uint8_t words) const {
-    for (uint32_t e = 0; e + words <= used_.size(); ++e) {
-      if (free(e, start, end) && (words == 1 || free(e + 1, start, end))) return e;
-    }
-    return kNone;
-  }
-  void take(uint32_t e, uint32_t start, uint32_t end, uint8_t words) {
-    for (uint8_t w = 0; w < words; ++w) used_[e + w].push_back({start, end});
-  }
-
- private:
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> used_;
 };
 
 struct Candidate {
@@ -289,7 +225,7 @@ class FunctionAllocator {
   }
 
   void allocateLrf(const std::vector<uint32_t>& local, std::vector<uint8_t>& placed) {
-    Entries banks(p_.lrf == LrfMode::Split ? 3 : 1);
+    EntryIntervals banks(p_.lrf == LrfMode::Split ? 3 : 1);
     std::priority_queue<Candidate> pq;
     for (uint32_t id : local) {
       const Def& d = defs_[id];
@@ -311,7 +247,7 @@ class FunctionAllocator {
   }
 
   void allocateOrf(const std::vector<uint32_t>& local, std::vector<uint8_t>& placed) {
-    Entries orf(p_.entries);
+    EntryIntervals orf(p_.entries);
     std::priority_queue<Candidate> pq;
     auto pushDef = [&](uint32_t id) {
       Def& d = defs_[id];
@@ -334,7 +270,7 @@ class FunctionAllocator {
       if (c.readOperand) {
         ReadGroup& g = groups_[c.index];
         const uint32_t e = orf.fit(g.first.pc, g.later.back().pc, g.words);
-        if (e != kNone) {
+        if (e != kNoEntry) {
           orf.take(e, g.first.pc, g.later.back().pc, g.words);
           OperandPlacement& first = out_[g.first.pc];
           first.depositMask |= static_cast<uint8_t>(1u << g.first.operand);
@@ -349,7 +285,7 @@ class FunctionAllocator {
       }
       Def& d = defs_[c.index];
       const uint32_t e = orf.fit(d.pc, d.reads.back().pc, d.words);
-      if (e != kNone) {
+      if (e != kNoEntry) {
         orf.take(e, d.pc, d.reads.back().pc, d.words);
         place(d, Level::Orf, e);
         ++c_.orfValues;
