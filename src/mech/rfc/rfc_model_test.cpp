@@ -135,7 +135,7 @@ TEST(RfcModel, WideRegistersCountTwoWords) {
 }
 
 TEST(RfcModel, HardwareLrfTakesAluResultsAndSpillsToTheRfc) {
-  Rig rig("entries = 2\nlrf = true\n");
+  Rig rig("entries = 2\nhardware_lrf = true\n");
   rig.write(0, 1);                                          // LRF: r1
   rig.write(0, 2);                                          // LRF: r2; r1 moves to the RFC
   rig.write(0, 3, false, ~0u, UnitClass::Sfu);              // shared datapath: into the RFC

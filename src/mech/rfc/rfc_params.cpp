@@ -22,7 +22,7 @@ RfcParams readRfcParams(config::Section s, uint32_t partitions) {
   p.liveness = s.flag("liveness", false,
                       "rfc: compiler liveness hints (the last-reads pass): a value read for the last time is "
                       "dead and never written back");
-  p.lrf = s.flag("lrf", false,
+  p.lrf = s.flag("hardware_lrf", false,
                  "rfc: a one-entry hardware last-result file in front of the RFC (three-level hierarchy)");
   p.tagStageCycles = s.u32("tag_stage_cycles", 1,
                            "rfc: cycles the tag-check stage adds to branch resolution (control instructions)", 0,
