@@ -14,9 +14,9 @@
 namespace warpsim {
 namespace {
 
-class OrfLrfOnTheSuite : public testing::TestWithParam<std::string> {};
+class EquivalenceWithSoftwareHierarchy : public testing::TestWithParam<std::string> {};
 
-TEST_P(OrfLrfOnTheSuite, VerifiesWithEverySoftwareHierarchyAndNeverReadsAnInvalidEntry) {
+TEST_P(EquivalenceWithSoftwareHierarchy, VerifiesWithEverySoftwareHierarchyAndNeverReadsAnInvalidEntry) {
   std::vector<workloads::Workload> all = workloads::allWorkloads();
   const workloads::Workload* w = workloads::findWorkload(all, GetParam());
   ASSERT_NE(w, nullptr);
@@ -39,8 +39,9 @@ TEST_P(OrfLrfOnTheSuite, VerifiesWithEverySoftwareHierarchyAndNeverReadsAnInvali
   }
 }
 
-// Named Suite/...: the sanitizer stage skips whole-suite runs by that prefix.
-INSTANTIATE_TEST_SUITE_P(Suite, OrfLrfOnTheSuite, testing::ValuesIn(workloads::testing::workloadNames()),
+// Named Suite/Equivalence...: the sanitizer stage skips whole-suite runs by that prefix.
+INSTANTIATE_TEST_SUITE_P(Suite, EquivalenceWithSoftwareHierarchy,
+                         testing::ValuesIn(workloads::testing::workloadNames()),
                          workloads::testing::workloadTestName);
 
 }  // namespace

@@ -14,9 +14,9 @@
 namespace warpsim {
 namespace {
 
-class RfcOnTheSuite : public testing::TestWithParam<std::string> {};
+class EquivalenceWithRegisterFileCache : public testing::TestWithParam<std::string> {};
 
-TEST_P(RfcOnTheSuite, VerifiesWithEveryHardwareHierarchyAndNeverReadsAStaleValue) {
+TEST_P(EquivalenceWithRegisterFileCache, VerifiesWithEveryHardwareHierarchyAndNeverReadsAStaleValue) {
   std::vector<workloads::Workload> all = workloads::allWorkloads();
   const workloads::Workload* w = workloads::findWorkload(all, GetParam());
   ASSERT_NE(w, nullptr);
@@ -39,8 +39,9 @@ TEST_P(RfcOnTheSuite, VerifiesWithEveryHardwareHierarchyAndNeverReadsAStaleValue
   }
 }
 
-// Named Suite/...: the sanitizer stage skips whole-suite runs by that prefix.
-INSTANTIATE_TEST_SUITE_P(Suite, RfcOnTheSuite, testing::ValuesIn(workloads::testing::workloadNames()),
+// Named Suite/Equivalence...: the sanitizer stage skips whole-suite runs by that prefix.
+INSTANTIATE_TEST_SUITE_P(Suite, EquivalenceWithRegisterFileCache,
+                         testing::ValuesIn(workloads::testing::workloadNames()),
                          workloads::testing::workloadTestName);
 
 }  // namespace
