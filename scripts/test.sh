@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # The full check: Release build + all tests, a Debug build with AddressSanitizer and
-# UndefinedBehaviorSanitizer + all tests, a clang libFuzzer build of the PTX parser fuzzer and
-# a bounded fuzzing run on its seed corpus. Exits non-zero when any step fails and prints a
+# UndefinedBehaviorSanitizer + all tests, a clang libFuzzer build of every fuzz target and a
+# bounded fuzzing run of each on its seed corpus. Exits non-zero when any step fails and prints a
 # summary of every step.
 #
-# Environment: WARPSIM_JOBS (parallel jobs, default 2), WARPSIM_FUZZ_SECONDS (default 30),
-# WARPSIM_SKIP_SANITIZE=1 / WARPSIM_SKIP_FUZZ=1 to leave a stage out.
+# Environment: WARPSIM_JOBS (parallel jobs, default 2), WARPSIM_FUZZ_SECONDS (the fuzzing time
+# shared by the fuzz targets, default 60, at least 10 s each), WARPSIM_SKIP_SANITIZE=1 /
+# WARPSIM_SKIP_FUZZ=1 to leave a stage out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 jobs=${WARPSIM_JOBS:-2}
-fuzz_seconds=${WARPSIM_FUZZ_SECONDS:-30}
+fuzz_seconds=${WARPSIM_FUZZ_SECONDS:-60}
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
@@ -67,11 +68,12 @@ else
     ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -E "$sanitize_exclude"
 fi
 
-# 3. libFuzzer build of the PTX parser and a bounded run on the seed corpus.
-fuzz_run() {
-  local bin=build-fuzz/fuzz/ptx_parser_fuzz
-  local corpus=fuzz/corpus
-  [[ -d "$corpus" ]] || corpus=fuzz/seeds
+# 3. libFuzzer build of every fuzz target (fuzz/CMakeLists.txt lists them in
+# build-fuzz/fuzz_targets.tsv: name, executable, seed corpus or "-", libFuzzer options) and a
+# bounded run of each on its seed corpus, the time budget split evenly among them.
+fuzz_run() {  # fuzz_run <executable> <corpus or -> <seconds> [libFuzzer options...]
+  local bin=$1 corpus=$2 seconds=$3
+  shift 3
   if [[ ! -x "$bin" ]]; then
     echo "fuzz target $bin was not built"
     return 1
@@ -79,10 +81,8 @@ fuzz_run() {
   local work
   work=$(mktemp -d)
   local seeds=()
-  [[ -d "$corpus" ]] && seeds=("$corpus")
-  local dict=()
-  [[ -f fuzz/ptx.dict ]] && dict=(-dict=fuzz/ptx.dict)
-  "$bin" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -timeout=10 -max_len=8192 "${dict[@]}" \
+  [[ "$corpus" != - && -d "$corpus" ]] && seeds=("$corpus")
+  "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 "$@" \
     -artifact_prefix="$work/" "$work" "${seeds[@]}"
   local rc=$?
   if [[ $rc -ne 0 ]]; then
@@ -92,6 +92,23 @@ fuzz_run() {
   fi
   return $rc
 }
+fuzz_all() {  # one step per fuzz target of build-fuzz/fuzz_targets.tsv
+  local manifest=build-fuzz/fuzz_targets.tsv
+  if [[ ! -s $manifest ]]; then
+    record "fuzz: run" "FAIL (no fuzz targets listed in $manifest)"
+    return
+  fi
+  local lines=()
+  mapfile -t lines <"$manifest"
+  local seconds=$((fuzz_seconds / ${#lines[@]}))
+  ((seconds < 10)) && seconds=10
+  local line name bin corpus options opts
+  for line in "${lines[@]}"; do
+    IFS=$'\t' read -r name bin corpus options <<<"$line"
+    read -r -a opts <<<"$options"
+    run_step "fuzz: $name ${seconds} s" fuzz_run "$bin" "$corpus" "$seconds" "${opts[@]}"
+  done
+}
 if [[ "${WARPSIM_SKIP_FUZZ:-0}" == 1 ]]; then
   record "fuzz: build + run" "SKIP (WARPSIM_SKIP_FUZZ=1)"
 elif ! command -v clang++ >/dev/null; then
@@ -99,8 +116,8 @@ elif ! command -v clang++ >/dev/null; then
 else
   run_step "fuzz: configure" configure build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER=clang++ -DWARPSIM_FUZZ=ON -DWARPSIM_TESTS=OFF -DWARPSIM_BENCH=OFF
-  run_step "fuzz: build" cmake --build build-fuzz --target ptx_parser_fuzz -j "$jobs"
-  run_step "fuzz: run ${fuzz_seconds} s" fuzz_run
+  run_step "fuzz: build" cmake --build build-fuzz --target fuzz_targets -j "$jobs"
+  fuzz_all
 fi
 
 echo

@@ -39,7 +39,7 @@ std::vector<std::string> names(bool overlays) {
 
 TEST(Bundled, ListsTheGpusAndOverlays) {
   EXPECT_EQ(names(false),
-            (std::vector<std::string>{"a100", "fermi-rfh", "gtx480", "h100", "v100"}));
+            (std::vector<std::string>{"a100", "fermi-caba", "fermi-rfh", "gtx480", "h100", "v100"}));
   // The core's overlays; mechanisms add their own (configs/overlays/<mechanism>*.toml).
   const std::vector<std::string> overlays = names(true);
   for (const char* core : {"fermi-l1-48k", "lrr", "two-level"}) {

@@ -108,7 +108,9 @@ uint64_t Gpu::nowPs() const { return impl_->core.timeOf(impl_->now); }
 
 Occupancy Gpu::occupancyOf(const KernelResources& resources) {
   IResourceManager& rm = *impl_->probe;
-  if (!rm.beginKernel(resources).empty()) return Occupancy{};
+  KernelResources need = resources;
+  need.assistRegistersPerThread = impl_->assistRegistersPerThread();
+  if (!rm.beginKernel(need).empty()) return Occupancy{};
   return rm.occupancy();
 }
 
@@ -139,6 +141,16 @@ void Gpu::Impl::prepare(LaunchRun& run) {
   need = l.resources;
   if (need.threadsPerCta == 0) need.threadsPerCta = run.grid.threadsPerCta;
   if (need.sharedBytesPerCta == 0) need.sharedBytesPerCta = run.grid.sharedBytes;
+  // The registers the assist-warp routines need come on top of every thread's (CABA B.2). A
+  // kernel whose CTA cannot fit with them runs without the reservation (the compiler would
+  // have to spill around the routines; not modelled): resources.assist_registers_per_thread
+  // says which.
+  need.assistRegistersPerThread = assistRegistersPerThread();
+  if (need.assistRegistersPerThread != 0 && !probe->beginKernel(need).empty()) {
+    KernelResources plain = need;
+    plain.assistRegistersPerThread = 0;
+    if (probe->beginKernel(plain).empty()) need = plain;
+  }
   const std::string why = probe->beginKernel(need);
   if (!why.empty()) {
     result.error = fmt::format("kernel '{}' cannot run on {}: {}", name, tree->name(), why);

@@ -1,6 +1,7 @@
 // Internal: the parts of a Gpu (gpu.cpp builds them and validates launches, gpu_loop.cpp runs
 // batches of launches on them with launch_set.h's bookkeeping, gpu_stats.cpp reports them).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -52,6 +53,11 @@ struct Gpu::Impl {
 
   // SM `s` has work: resident CTAs or instructions in flight, or its memory pipeline still
   // absorbs replies (store acknowledgements) after its last CTA retired.
+  uint32_t assistRegistersPerThread() const {
+    uint32_t r = 0;
+    for (const auto& sm : sms) r = std::max(r, sm->assistRegistersPerThread());
+    return r;
+  }
   bool needsCycle(uint32_t s) const { return !sms[s]->idle() || !memorySystem->sm(s).idle(); }
 
   Impl(config::Tree& tree, const PluginRegistry& registry, func::DeviceMemory& memory,

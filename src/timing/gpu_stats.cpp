@@ -63,6 +63,10 @@ nlohmann::json Gpu::Impl::launchStats(const LaunchRun& launch) const {
                           launch.occupancy);
   if (anyIssue) stats["issue_per_sm"] = std::move(issuePerSm);
   if (!launch.resources.empty()) stats["resources"] = launch.resources;
+  // Registers per thread reserved for assist-warp routines (0: none, or the CTA did not fit
+  // with them): a property of the launch, not summed over SMs.
+  if (launch.need.assistRegistersPerThread != 0 || assistRegistersPerThread() != 0)
+    stats["resources"]["assist_registers_per_thread"] = launch.need.assistRegistersPerThread;
   nlohmann::json cta = nlohmann::json::object();
   launch.scheduler->reportStats(cta);
   if (!cta.empty()) stats["cta_scheduler"] = std::move(cta);

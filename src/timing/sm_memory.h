@@ -27,6 +27,19 @@ class PluginRegistry;
 using Cycle = uint64_t;
 inline constexpr Cycle kNever = UINT64_MAX;
 
+// Read replies whose data arrives in a form the SM must transform before the load can use it
+// (a compressed line): the memory pipeline offers each to its listener, which may hold it.
+class ReplyListener {
+ public:
+  virtual ~ReplyListener() = default;
+  // A read reply with `sectors` of the line at `line` in form `format` (non-zero, the memory
+  // compression's tag) for the instruction of warp slot `warpSlot`. True: held; the fill (and
+  // every access waiting for it) completes when the listener calls SmMemory::releaseReply with
+  // `ticket`.
+  virtual bool holdReply(uint64_t line, uint32_t sectors, uint8_t format, uint32_t warpSlot,
+                         uint32_t ticket, Cycle now) = 0;
+};
+
 // One SM's memory pipeline. Called from the SM's cycle, in core cycles.
 class SmMemory {
  public:
@@ -51,6 +64,13 @@ class SmMemory {
   // The earliest core cycle >= now at which cycle() may change something (kNever when idle);
   // lets the GPU skip idle cycles. Conservative answers (now) are always correct.
   virtual Cycle nextEvent(Cycle now) const = 0;
+  // Replies in a transformed form go to `listener` (nullptr: none; they are used as they are).
+  virtual void setReplyListener(ReplyListener* listener) { (void)listener; }
+  // A held reply's data is usable from `now` on.
+  virtual void releaseReply(uint32_t ticket, Cycle now) {
+    (void)ticket;
+    (void)now;
+  }
 };
 
 // The memory hierarchy of the whole GPU: one SmMemory per SM plus the shared levels below.

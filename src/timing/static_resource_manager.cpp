@@ -43,7 +43,8 @@ class StaticResourceManager final : public IResourceManager {
     occupancy_.maxWarpsPerSm = maxWarps_;
     const uint32_t warps = k.warpsPerCta();
     const uint64_t regsPerCta =
-        roundUp(uint64_t{k.registersPerThread} * 32, registerUnit_) * roundUp(warps, warpGranularity_);
+        roundUp(uint64_t{k.registersPerThread + k.assistRegistersPerThread} * 32, registerUnit_) *
+        roundUp(warps, warpGranularity_);
     const uint64_t sharedPerCta = roundUp(k.sharedBytesPerCta, sharedUnit_);
     regsPerCta_ = regsPerCta;
     sharedPerCta_ = sharedPerCta;
@@ -59,7 +60,8 @@ class StaticResourceManager final : public IResourceManager {
     }
     if (regsPerCta > registers_) {
       return fmt::format("a CTA needs {} registers ({} per thread, {} threads), the SM has {}",
-                         regsPerCta, k.registersPerThread, k.threadsPerCta, registers_);
+                         regsPerCta, k.registersPerThread + k.assistRegistersPerThread,
+                         k.threadsPerCta, registers_);
     }
     if (sharedPerCta > sharedBytes_) {
       return fmt::format("a CTA needs {} bytes of shared memory, the SM has {}", sharedPerCta,

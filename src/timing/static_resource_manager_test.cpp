@@ -46,6 +46,21 @@ TEST_F(StaticResourceManagerTest, RegisterAllocationRoundsPerWarpAndWarpPairs) {
   EXPECT_STREQ(rm->occupancy().limitedBy, "registers");
 }
 
+TEST_F(StaticResourceManagerTest, AssistRegistersCountInTheAllocationNotInThePerThreadLimit) {
+  auto rm = make();
+  // 24 + 9 = 33 registers: 33 x 32 = 1056 -> 1088 per warp, 8 warps: 8704 per CTA -> 3 CTAs
+  // (24 alone: 768 per warp, 6144 per CTA -> 5).
+  ASSERT_EQ(rm->beginKernel({24, 0, 256, 9}), "");
+  EXPECT_EQ(rm->occupancy().ctasPerSm, 3u);
+  ASSERT_EQ(rm->beginKernel({24, 0, 256}), "");
+  EXPECT_EQ(rm->occupancy().ctasPerSm, 5u);
+  // 63 program registers plus 9 reserved pass the 63-register limit of a thread...
+  EXPECT_EQ(rm->beginKernel({63, 0, 64, 9}), "");
+  // ... but not the register file: 1024 threads of 33.
+  EXPECT_EQ(rm->beginKernel({24, 0, 1024, 9}),
+            "a CTA needs 34816 registers (33 per thread, 1024 threads), the SM has 32768");
+}
+
 TEST_F(StaticResourceManagerTest, SharedMemoryRoundsToItsUnit) {
   auto rm = make();
   // 6000 bytes -> 6016: 8 CTAs would need 48128 <= 49152, so CTA slots limit; 6200 -> 6272:

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/device.h"
-#include "workloads/testing/run_small.h"
+#include <map>
+
+#include "workloads/testing/run_with_overlays.h"
 #include "workloads/testing/suite_params.h"
-#include "workloads/workload.h"
 
 namespace warpsim {
 namespace {
@@ -17,26 +17,16 @@ namespace {
 class EquivalenceWithSoftwareHierarchy : public testing::TestWithParam<std::string> {};
 
 TEST_P(EquivalenceWithSoftwareHierarchy, VerifiesWithEverySoftwareHierarchyAndNeverReadsAnInvalidEntry) {
-  std::vector<workloads::Workload> all = workloads::allWorkloads();
-  const workloads::Workload* w = workloads::findWorkload(all, GetParam());
-  ASSERT_NE(w, nullptr);
-  for (const char* overlay : {"orf", "orf-lrf"}) {
-    runtime::DeviceOptions o;
-    o.resources = runtime::DeviceOptions::Resources::Estimate;
-    o.config = "fermi-rfh";
-    o.overlays = {overlay};
-    runtime::Device device(o);
-    const workloads::testing::SmallRun run = workloads::testing::runSmall(device, *w);
-    ASSERT_EQ(run.error, "") << overlay;
-    EXPECT_TRUE(run.outcome.passed) << overlay << ": " << run.outcome.detail;
-    uint64_t operands = 0;
-    for (const runtime::LaunchReport& r : run.reports) {
-      const nlohmann::json& h = (*r.timing)["sm"]["register_file"]["hierarchy"];
-      EXPECT_EQ(h["invalid_reads"].get<uint64_t>(), 0u) << overlay << " launch " << r.kernel;
-      operands += h["orf"]["operand_reads"].get<uint64_t>();
-    }
-    EXPECT_GT(operands, 0u) << overlay << ": the ORF served no operand";
-  }
+  std::map<std::string, uint64_t> operands{{"orf", 0}, {"orf-lrf", 0}};
+  workloads::testing::runWithEachOverlay(
+      GetParam(), "fermi-rfh", {"orf", "orf-lrf"},
+      [&](const std::string& overlay, const runtime::LaunchReport& r) {
+        const nlohmann::json& h = (*r.timing)["sm"]["register_file"]["hierarchy"];
+        EXPECT_EQ(h["invalid_reads"].get<uint64_t>(), 0u) << overlay << " launch " << r.kernel;
+        operands[overlay] += h["orf"]["operand_reads"].get<uint64_t>();
+      });
+  for (const auto& [overlay, count] : operands)
+    EXPECT_GT(count, 0u) << overlay << ": the ORF served no operand";
 }
 
 // Named Suite/Equivalence...: the sanitizer stage skips whole-suite runs by that prefix.

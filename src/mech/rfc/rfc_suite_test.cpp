@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/device.h"
-#include "workloads/testing/run_small.h"
+#include <map>
+
+#include "workloads/testing/run_with_overlays.h"
 #include "workloads/testing/suite_params.h"
-#include "workloads/workload.h"
 
 namespace warpsim {
 namespace {
@@ -17,26 +17,16 @@ namespace {
 class EquivalenceWithRegisterFileCache : public testing::TestWithParam<std::string> {};
 
 TEST_P(EquivalenceWithRegisterFileCache, VerifiesWithEveryHardwareHierarchyAndNeverReadsAStaleValue) {
-  std::vector<workloads::Workload> all = workloads::allWorkloads();
-  const workloads::Workload* w = workloads::findWorkload(all, GetParam());
-  ASSERT_NE(w, nullptr);
-  for (const char* overlay : {"rfc", "rfc-3level"}) {
-    runtime::DeviceOptions o;
-    o.resources = runtime::DeviceOptions::Resources::Estimate;
-    o.config = "fermi-rfh";
-    o.overlays = {overlay};
-    runtime::Device device(o);
-    const workloads::testing::SmallRun run = workloads::testing::runSmall(device, *w);
-    ASSERT_EQ(run.error, "") << overlay;
-    EXPECT_TRUE(run.outcome.passed) << overlay << ": " << run.outcome.detail;
-    uint64_t operands = 0;
-    for (const runtime::LaunchReport& r : run.reports) {
-      const nlohmann::json& h = (*r.timing)["sm"]["register_file"]["hierarchy"];
-      EXPECT_EQ(h["invalid_reads"].get<uint64_t>(), 0u) << overlay << " launch " << r.kernel;
-      operands += h["rfc"]["operand_reads"].get<uint64_t>();
-    }
-    EXPECT_GT(operands, 0u) << overlay << ": the RFC served no operand";
-  }
+  std::map<std::string, uint64_t> operands{{"rfc", 0}, {"rfc-3level", 0}};
+  workloads::testing::runWithEachOverlay(
+      GetParam(), "fermi-rfh", {"rfc", "rfc-3level"},
+      [&](const std::string& overlay, const runtime::LaunchReport& r) {
+        const nlohmann::json& h = (*r.timing)["sm"]["register_file"]["hierarchy"];
+        EXPECT_EQ(h["invalid_reads"].get<uint64_t>(), 0u) << overlay << " launch " << r.kernel;
+        operands[overlay] += h["rfc"]["operand_reads"].get<uint64_t>();
+      });
+  for (const auto& [overlay, count] : operands)
+    EXPECT_GT(count, 0u) << overlay << ": the RFC served no operand";
 }
 
 // Named Suite/Equivalence...: the sanitizer stage skips whole-suite runs by that prefix.

@@ -60,6 +60,21 @@ class OneBurstCompression final : public IMemoryCompression {
   CompressedTransfer transfer(uint64_t, uint32_t, bool) override { return {1, 2}; }
 };
 
+// Every line is read whole in one burst with a metadata read beside it; replies carry 8 bytes.
+class WholeLineCompression final : public IMemoryCompression {
+ public:
+  CompressedTransfer transfer(uint64_t, uint32_t, bool write) override {
+    CompressedTransfer t;
+    t.bursts = 1;
+    t.sectors = 0xF;
+    t.metadataRead = 0x40'0000'0000ull;
+    if (write) t.readFirstBursts = 2;
+    return t;
+  }
+  ReplyCost reply(uint64_t, uint32_t, uint32_t) override { return {8, 0}; }
+  uint32_t maxSideRequests() const override { return 2; }
+};
+
 struct TestPlugins final : MemoryPlugins {
   std::unique_ptr<ICachePolicy> cachePolicy(const ICachePolicy::Context& c) override {
     if (std::string(c.level) == "l1" && l1Policy) return l1Policy(c);
@@ -67,6 +82,7 @@ struct TestPlugins final : MemoryPlugins {
   }
   std::unique_ptr<IMemoryCompression> compression(const IMemoryCompression::Context&) override {
     if (oneBurst) return std::make_unique<OneBurstCompression>();
+    if (wholeLine) return std::make_unique<WholeLineCompression>();
     return std::make_unique<NoCompression>();
   }
   std::unique_ptr<ILocalMemoryPath> localPath(const ILocalMemoryPath::Context&) override {
@@ -80,7 +96,7 @@ struct TestPlugins final : MemoryPlugins {
   }
   BaselineMemoryPlugins base;
   std::function<std::unique_ptr<ICachePolicy>(const ICachePolicy::Context&)> l1Policy;
-  bool oneBurst = false, zeroPath = false;
+  bool oneBurst = false, zeroPath = false, wholeLine = false;
   ZeroLoadPath* path = nullptr;
 };
 
@@ -163,6 +179,28 @@ TEST(MemoryCompression, BurstsComeFromTheCompressor) {
   nlohmann::json s;
   d.sys.reportStats(s);
   EXPECT_EQ(s["dram"]["read_bursts"], 1);
+}
+
+TEST(MemoryCompression, AWidenedReadFillsTheWholeLineAndSideReadsUseTheBus) {
+  TestPlugins plugins;
+  plugins.wholeLine = true;
+  Driver d(tinyParams(), plugins);
+  // One sector (every lane loads one word).
+  const Cycle miss = d.latency(record(ir::Op::Ld, ir::Space::Global, kA, 0));
+  // Another sector of the line: the L1 misses (it filled one sector), the L2 has them all.
+  const Cycle hit = d.latency(record(ir::Op::Ld, ir::Space::Global, kA + 64, 0));
+  // An L2 hit is 46 cycles with a 4-sector reply (4 flits of 32 bytes + the header spill
+  // into a 5th: tinyParams); this reply is 8 + 8 header bytes, one flit: 4 cycles less.
+  EXPECT_EQ(hit, 42u);
+  // The miss reads the metadata (a burst in another row, queued first) and one data burst.
+  EXPECT_EQ(miss, 73u);
+  nlohmann::json s;
+  d.sys.reportStats(s);
+  EXPECT_EQ(s["dram"]["read_bursts"], 2);  // the line's burst and the metadata burst
+  EXPECT_EQ(s["l2"]["misses"], 1);
+  // Replies of 8 bytes: one flit each with the 8-byte header (32-byte flits), where a
+  // 32-byte sector would take two.
+  EXPECT_EQ(s["icnt"]["flits"], 4);  // and two one-flit read requests
 }
 
 TEST(Registration, BaselinesAreRegisteredByName) {

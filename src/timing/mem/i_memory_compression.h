@@ -1,19 +1,29 @@
-// Extension point "memory_compression": how many 32-byte bursts the sectors of one L2 line
-// take on the DRAM bus, given the line's real data. Called by the L2 slices for every DRAM
-// read (fill) and write (write-back of dirty sectors); key l2.compression, one instance per
-// memory channel.
+// Extension point "memory_compression": what moving an L2 line costs when lines may be stored
+// compressed, given the line's real data. One instance per memory channel (its memory
+// controller); key l2.compression. The L2 slices of the channel call it:
+//   transfer(line, sectors, false)  for every DRAM read (a fill, or a read that bypasses the L2)
+//   transfer(line, sectors, true)   for every DRAM write (write-back of dirty sectors)
+//   reply(line, sectors)            for every read reply the slice sends to an SM
+// The answer of a DRAM transfer may widen it (a compressed line is read whole: every sector),
+// set its bursts on the data bus, add cycles before the data is usable (decompression), and ask
+// for side traffic the slice puts in the DRAM queue beside it: a read and/or a write of one
+// burst of per-line metadata (a metadata cache miss, the write-back of a dirty metadata line),
+// and, for a write, a read of the line first (a partial write into a compressed line must be
+// merged: read-modify-write). Side reads complete like other reads but nothing waits for them.
+// A reply's answer sets the bytes on the reply network and the cycles added before it leaves.
 //
 // Data: the functional engine has already executed what is being timed (execute at issue), so
 // DeviceMemory holds the values a real system would transfer, give or take writes that run
 // ahead. readLineData() (line_data.h) reads a line from it; lines outside device allocations
 // (local memory, kernel parameters) read as zeros, since their values are not in DeviceMemory.
 //
-// Baseline "none": every sector is one burst.
+// Baseline "none": every sector is one burst, no side traffic, replies of full size.
 #pragma once
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 
 #include "config/config.h"
+#include "timing/mem/i_address_mapping.h"
 
 namespace warpsim::func {
 class DeviceMemory;
@@ -21,9 +31,22 @@ class DeviceMemory;
 
 namespace warpsim::timing::mem {
 
+inline constexpr uint64_t kNoSideLine = UINT64_MAX;
+
 struct CompressedTransfer {
   uint32_t bursts = 0;       // 32-byte data-bus bursts (>= 1 when sectors != 0)
   uint32_t extraCycles = 0;  // L2 cycles added to a fill (decompression latency)
+  uint32_t sectors = 0;      // sectors moved (0: those asked for); a read may widen them
+  uint64_t metadataRead = kNoSideLine;   // address of a one-burst metadata read to add
+  uint64_t metadataWrite = kNoSideLine;  // address of a one-burst metadata write to add
+  uint32_t readFirstBursts = 0;          // write: bursts of a read of the line to add first
+};
+
+struct ReplyCost {
+  uint32_t bytes = 0;        // payload bytes on the reply network
+  uint32_t extraCycles = 0;  // L2 cycles before the reply leaves (compression at the L2)
+  uint8_t format = 0;        // non-zero: the data arrives in this form and the SM transforms it
+                             // (SmMemory's reply listener, timing/sm_memory.h)
 };
 
 class IMemoryCompression {
@@ -34,11 +57,22 @@ class IMemoryCompression {
     const func::DeviceMemory* memory = nullptr;  // real data
     uint32_t channel = 0;
     uint32_t lineBytes = 128, sectorBytes = 32;  // L2 geometry
+    const IAddressMapping* mapping = nullptr;    // where lines live (channel-local addresses)
   };
   virtual ~IMemoryCompression() = default;
 
   // Sectors `sectors` of the L2 line at `line` move between L2 and DRAM (write: towards DRAM).
   virtual CompressedTransfer transfer(uint64_t line, uint32_t sectors, bool write) = 0;
+  // A read reply carrying sectors `sectors` of the line at `line` (bytes: their uncompressed
+  // size) leaves the L2 for an SM.
+  virtual ReplyCost reply(uint64_t line, uint32_t sectors, uint32_t bytes) {
+    (void)line;
+    (void)sectors;
+    return ReplyCost{bytes, 0, 0};
+  }
+  // The most side requests (reads and writes together) one transfer may add: the slice keeps
+  // that much room in the DRAM queue before it starts one.
+  virtual uint32_t maxSideRequests() const { return 0; }
   // Kernel boundary.
   virtual void beginKernel() {}
   // Adds the mechanism's counters to `out` (shared by all channels: add, do not overwrite).

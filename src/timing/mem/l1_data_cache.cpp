@@ -71,7 +71,8 @@ AccessResult L1DataCache::load(const LineAccess& a, Cycle now) {
       ++stats_.hits;
     } else {
       uint32_t e = mshrs_.find(a.line);
-      const uint32_t fresh = e == kNoMshr ? missing : missing & ~line.pending;
+      const uint32_t wanted = params_.fillLines ? tags_.allSectors() & ~line.valid : missing;
+      const uint32_t fresh = e == kNoMshr ? wanted : wanted & ~line.pending;
       if (e == kNoMshr ? mshrs_.full() : !mshrs_.canMerge(e)) {
         ++stats_.mshrFullStalls;
         return AccessResult::Stalled;
@@ -112,11 +113,12 @@ AccessResult L1DataCache::load(const LineAccess& a, Cycle now) {
     }
     evict(set, victim, a.origin);
     tags_.install(set, victim, a.line, policy_.insertion(info), policy_.pin(info));
-    tags_.line(set, victim).pending = a.sectors;
+    const uint32_t fetch = params_.fillLines ? tags_.allSectors() : a.sectors;
+    tags_.line(set, victim).pending = fetch;
     const uint32_t e = mshrs_.allocate(a.line, set, victim);
-    mshrs_.entry(e).pending = a.sectors;
+    mshrs_.entry(e).pending = fetch;
     mshrs_.addWaiter(e, a.slot, a.sectors);
-    port_.send(PacketKind::Read, a.line, a.sectors, 0, ReplyTo::L1Mshr, e, a.origin);
+    port_.send(PacketKind::Read, a.line, fetch, 0, ReplyTo::L1Mshr, e, a.origin);
     ++stats_.misses;
   }
   ++stats_.accesses;

@@ -8,6 +8,7 @@ namespace warpsim::timing::mem {
 namespace {
 
 constexpr uint32_t kBypassTag = 1u << 31;  // DRAM read tag: a packet that bypassed the cache
+constexpr uint32_t kSideTag = kBypassTag - 1;  // DRAM read tag: compression side traffic
 constexpr uint32_t kMaxPrefetches = 4;
 
 bool heapAfter(const auto& a, const auto& b) {
@@ -80,6 +81,7 @@ void L2Slice::takeFills(Cycle now) {
     const DramCompletion c = done.front();
     done.pop();
     ++moved_;
+    if (c.tag == kSideTag) continue;  // metadata or read-modify-write read: nothing waits
     const Cycle ready = now + c.delay;
     if (c.tag & kBypassTag) {
       complete(c.tag & ~kBypassTag, nullptr, ready);
@@ -130,19 +132,20 @@ bool L2Slice::processRead(uint32_t packet, uint64_t lineAddr, uint32_t sectors, 
       ++stats_.hits;
       complete(packet, &line, now);
     } else {
-      const uint32_t fresh = missing & ~line.pending;
+      const uint32_t wanted = params_.fillLines ? tags_.allSectors() & ~line.valid : missing;
+      const uint32_t fresh = wanted & ~line.pending;
       uint32_t e = mshrs_.find(lineAddr);
       const bool mshrOk = e == kNoMshr ? !mshrs_.full() : mshrs_.canMerge(e);
       if (!mshrOk) {
         ++stats_.mshrFullStalls;
         return false;
       }
-      if (fresh != 0 && !w_.dram->canAccept(w_.sliceInChannel, 1, 0)) return false;
+      if (fresh != 0 && !dramRoom(1, 0)) return false;
       if (e == kNoMshr) e = mshrs_.allocate(lineAddr, set, way);
       if (fresh != 0) {
-        mshrs_.entry(e).pending |= fresh;
-        line.pending |= fresh;
-        readDram(lineAddr, fresh, e);
+        const uint32_t moved = readDram(lineAddr, fresh, e);
+        mshrs_.entry(e).pending |= moved;
+        line.pending |= moved;
       } else {
         ++stats_.mshrMerges;
       }
@@ -151,7 +154,7 @@ bool L2Slice::processRead(uint32_t packet, uint64_t lineAddr, uint32_t sectors, 
       ++stats_.sectorMisses;
     }
   } else if (!atomic && w_.policy->bypass(info)) {
-    if (!w_.dram->canAccept(w_.sliceInChannel, 1, 0)) return false;
+    if (!dramRoom(1, 0)) return false;
     readDram(lineAddr, sectors, packet | kBypassTag);
     ++stats_.misses;
   } else {
@@ -163,15 +166,16 @@ bool L2Slice::processRead(uint32_t packet, uint64_t lineAddr, uint32_t sectors, 
     }
     const CacheLine& old = tags_.line(set, victim);
     const uint32_t writes = old.allocated && old.dirty != 0 ? 1 : 0;
-    if (!w_.dram->canAccept(w_.sliceInChannel, 1, writes)) return false;
+    if (!dramRoom(1, writes)) return false;
     evict(set, victim);
     tags_.install(set, victim, lineAddr, w_.policy->insertion(info), w_.policy->pin(info));
     CacheLine& line = tags_.line(set, victim);
-    line.pending = sectors;
     const uint32_t e = mshrs_.allocate(lineAddr, set, victim);
-    mshrs_.entry(e).pending = sectors;
+    const uint32_t moved =
+        readDram(lineAddr, params_.fillLines && !atomic ? tags_.allSectors() : sectors, e);
+    line.pending = moved;
+    mshrs_.entry(e).pending = moved;
     mshrs_.addWaiter(e, packet, sectors);
-    readDram(lineAddr, sectors, e);
     ++stats_.misses;
   }
   if (!atomic) {
@@ -198,14 +202,14 @@ bool L2Slice::processWrite(uint32_t packet, uint64_t lineAddr, uint32_t sectors,
   } else {
     const CacheAccessInfo info = infoOf(p, lineAddr, sectors);
     if (w_.policy->bypass(info)) {
-      if (!w_.dram->canAccept(w_.sliceInChannel, 0, 1)) return false;
+      if (!dramRoom(0, 1)) return false;
       writeDram(lineAddr, sectors);
     } else {
       const uint32_t victim = tags_.victim(set);
       if (victim == kNoWay) return false;
       const CacheLine& old = tags_.line(set, victim);
       const uint32_t writes = old.allocated && old.dirty != 0 ? 1 : 0;
-      if (writes != 0 && !w_.dram->canAccept(w_.sliceInChannel, 0, writes)) return false;
+      if (writes != 0 && !dramRoom(0, writes)) return false;
       evict(set, victim);
       tags_.install(set, victim, lineAddr, w_.policy->insertion(info), w_.policy->pin(info));
       CacheLine& line = tags_.line(set, victim);
@@ -233,12 +237,37 @@ void L2Slice::evict(uint32_t set, uint32_t way) {
   }
 }
 
-void L2Slice::readDram(uint64_t line, uint32_t sectors, uint32_t tag) {
+bool L2Slice::dramRoom(uint32_t reads, uint32_t writes) const {
+  const uint32_t side = w_.compression->maxSideRequests() * (reads + writes);
+  return w_.dram->canAccept(w_.sliceInChannel, reads + side, writes);
+}
+
+void L2Slice::sideRequest(uint64_t addr, uint32_t bursts, bool write) {
+  const DramAddress a = w_.mapping->map(addr);
+  DramRequest r;
+  r.line = addr;
+  r.sectors = 1;
+  r.bursts = std::max<uint32_t>(bursts, 1);
+  r.bank = a.bank;
+  r.row = a.row;
+  r.tag = kSideTag;
+  r.slice = static_cast<uint16_t>(w_.sliceInChannel);
+  r.write = write;
+  w_.dram->enqueue(r);
+}
+
+void L2Slice::sideRequests(const CompressedTransfer& t) {
+  if (t.metadataRead != kNoSideLine) sideRequest(t.metadataRead, 1, false);
+  if (t.metadataWrite != kNoSideLine) sideRequest(t.metadataWrite, 1, true);
+}
+
+uint32_t L2Slice::readDram(uint64_t line, uint32_t sectors, uint32_t tag) {
   const CompressedTransfer t = w_.compression->transfer(line, sectors, false);
+  sideRequests(t);
   const DramAddress a = w_.mapping->map(line);
   DramRequest r;
   r.line = line;
-  r.sectors = sectors;
+  r.sectors = t.sectors != 0 ? t.sectors : sectors;
   r.bursts = std::max<uint32_t>(t.bursts, 1);
   r.bank = a.bank;
   r.row = a.row;
@@ -247,14 +276,17 @@ void L2Slice::readDram(uint64_t line, uint32_t sectors, uint32_t tag) {
   r.slice = static_cast<uint16_t>(w_.sliceInChannel);
   r.write = false;
   w_.dram->enqueue(r);
+  return r.sectors;
 }
 
 void L2Slice::writeDram(uint64_t line, uint32_t sectors) {
   const CompressedTransfer t = w_.compression->transfer(line, sectors, true);
+  sideRequests(t);
+  if (t.readFirstBursts != 0) sideRequest(line, t.readFirstBursts, false);
   const DramAddress a = w_.mapping->map(line);
   DramRequest r;
   r.line = line;
-  r.sectors = sectors;
+  r.sectors = t.sectors != 0 ? t.sectors : sectors;
   r.bursts = std::max<uint32_t>(t.bursts, 1);
   r.bank = a.bank;
   r.row = a.row;
@@ -266,11 +298,19 @@ void L2Slice::writeDram(uint64_t line, uint32_t sectors) {
 void L2Slice::complete(uint32_t packet, CacheLine* line, Cycle ready) {
   Packet& p = (*w_.pool)[packet];
   switch (p.kind) {
-    case PacketKind::Read:
+    case PacketKind::Read: {
       p.kind = PacketKind::ReadReply;
-      p.bytes = static_cast<uint32_t>(std::popcount(p.sectors)) * tags_.sectorBytes();
-      pushReply(packet, ready);
+      const uint64_t l = p.addr & ~uint64_t{tags_.lineBytes() - 1};
+      const uint32_t sectors = p.sectors << ((p.addr - l) / tags_.sectorBytes());
+      const uint32_t bytes = static_cast<uint32_t>(std::popcount(p.sectors)) * tags_.sectorBytes();
+      // Constant-cache fills stay plain: only data loads may arrive in another form.
+      const ReplyCost cost = p.replyTo == ReplyTo::ConstMshr ? ReplyCost{bytes, 0, 0}
+                                                             : w_.compression->reply(l, sectors, bytes);
+      p.bytes = cost.bytes;
+      p.format = cost.format;
+      pushReply(packet, ready + cost.extraCycles);
       return;
+    }
     case PacketKind::Atomic:
     case PacketKind::Reduction: {
       const Cycle start = std::max(ready, atomicFree_);
@@ -328,7 +368,7 @@ void L2Slice::prefetch(const CacheAccessInfo& info) {
     if (victim == kNoWay) continue;
     const CacheLine& old = tags_.line(set, victim);
     const uint32_t writes = old.allocated && old.dirty != 0 ? 1 : 0;
-    if (!w_.dram->canAccept(w_.sliceInChannel, 1, writes)) continue;
+    if (!dramRoom(1, writes)) continue;
     CacheAccessInfo pf = info;
     pf.line = line;
     pf.sectors = tags_.allSectors();

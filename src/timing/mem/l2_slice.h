@@ -7,7 +7,9 @@
 //   read, missing sectors          wait in an MSHR; the missing sectors not already on their way
 //                                  are read from DRAM (line allocated now, victim written back
 //                                  if dirty); the reply leaves when the data is back (plus the
-//                                  compression's decompression cycles)
+//                                  compression's decompression cycles; a compressed line is
+//                                  read whole, with the metadata traffic the compression asks
+//                                  for: i_memory_compression.h)
 //   write / write-back             write-allocate at sector granularity: the written sectors
 //                                  become valid and dirty without reading DRAM (write-validate);
 //                                  a write is acknowledged at once, a write-back is not
@@ -80,8 +82,13 @@ class L2Slice {
   bool processWrite(uint32_t packet, uint64_t line, uint32_t sectors, uint32_t set, Cycle now);
   // Evicts the victim in (set, way), writing dirty sectors to DRAM (room checked by the caller).
   void evict(uint32_t set, uint32_t way);
-  void readDram(uint64_t line, uint32_t sectors, uint32_t tag);
+  // Room in the DRAM queue for `reads` and `writes` plus the compression's side requests.
+  bool dramRoom(uint32_t reads, uint32_t writes) const;
+  // Returns the sectors the read moves (the compression may widen them).
+  uint32_t readDram(uint64_t line, uint32_t sectors, uint32_t tag);
   void writeDram(uint64_t line, uint32_t sectors);
+  void sideRequests(const CompressedTransfer& t);
+  void sideRequest(uint64_t addr, uint32_t bursts, bool write);
   // The request is served (its sectors are in `line`, or it bypassed the cache: line null).
   void complete(uint32_t packet, CacheLine* line, Cycle ready);
   void pushReply(uint32_t packet, Cycle ready);

@@ -67,6 +67,23 @@ TEST(Latency, SectorMissFetchesOnlyMissingSectorsAndRowHitIsShorter) {
   EXPECT_EQ(s["dram"]["row_misses"], 1);
 }
 
+TEST(Latency, WholeLineFillsFetchEverySectorOnAMiss) {
+  MemoryParams p = tinyParams();
+  p.l1.fillLines = true;
+  p.l2.fillLines = true;
+  Harness h(p);
+  // Lanes 0..15 need sectors 0 and 1, but both caches fetch the whole line: 4 bursts and a
+  // 5-flit reply, the 74 cycles of a whole-line miss (L1MissToDramThenL1HitThenL2Hit).
+  EXPECT_EQ(h.latencyOf(record(ir::Op::Ld, ir::Space::Global, kA, 4, 4, 0x0000FFFFu), 1), 74u);
+  // Sectors 2 and 3 are in the L1 already.
+  EXPECT_EQ(h.latencyOf(record(ir::Op::Ld, ir::Space::Global, kA, 4), 2), 5u);
+  nlohmann::json s;
+  h.system().reportStats(s);
+  EXPECT_EQ(s["l1d"]["misses"], 1);
+  EXPECT_EQ(s["l1d"]["sector_misses"], 0);
+  EXPECT_EQ(s["dram"]["read_bursts"], 4);
+}
+
 TEST(Latency, GlobalStoreCompletesWhenItLeavesAndFenceWaitsForTheAck) {
   Harness h(tinyParams());
   h.issue(record(ir::Op::St, ir::Space::Global, kA, 4), 1);

@@ -43,6 +43,7 @@ struct L1Params {
   WritePolicy globalWrite = WritePolicy::WriteThroughNoAllocate;
   WritePolicy localWrite = WritePolicy::WriteBackAllocate;
   bool cacheGlobalLoads = true;  // false: global loads bypass L1 (Kepler's default)
+  bool fillLines = false;        // a miss fetches every sector of the line not yet valid
   std::string policy = "lru-allocate";
   std::string localPath = "none";
   LocalLayout localLayout = LocalLayout::WarpMajor;  // which private words share a line
@@ -73,6 +74,7 @@ struct IcntParams {
 
 struct L2Params {
   CacheGeometry cache{768 * 1024, 16, 128, 32, Replacement::Lru, 1};  // size: all slices
+  bool fillLines = false;  // a miss fetches every sector of the line not yet valid
   uint32_t slicesPerChannel = 1;
   uint32_t mshrs = 32;  // per slice
   uint32_t mshrMerge = 8;

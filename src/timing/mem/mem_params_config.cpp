@@ -68,6 +68,9 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
                                   "L1 policy for global stores");
   a.localWrite =
       readWritePolicy(l1, "local_write", "write-back-allocate", "L1 policy for local stores");
+  a.fillLines = l1.choice("fill", "sectors", {"sectors", "line"},
+                          "what a miss fetches: the sectors asked for, or the whole line (as "
+                          "caches without sectors do)") == "line";
   a.cacheGlobalLoads = l1.flag("cache_global_loads", a.cacheGlobalLoads,
                                "global loads use the L1 (false: they go to L2, as on Kepler)");
   a.policy =
@@ -116,6 +119,9 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   readGeometry(l2, p.l2.cache, "L2 bytes in total (split evenly over the slices)", true);
   p.l2.slicesPerChannel =
       l2.u32("slices_per_channel", p.l2.slicesPerChannel, "L2 slices per memory channel", 1, 64);
+  p.l2.fillLines = l2.choice("fill", "sectors", {"sectors", "line"},
+                             "what a miss fetches from DRAM: the sectors asked for, or the "
+                             "whole line (as caches without sectors do)") == "line";
   p.l2.mshrs = l2.u32("mshrs", p.l2.mshrs, "MSHRs per slice", 1, 4096);
   p.l2.mshrMerge = l2.u32("mshr_merge", p.l2.mshrMerge, "requests one MSHR entry holds", 1, 256);
   p.l2.hitLatency = l2.u32("hit_latency", p.l2.hitLatency,

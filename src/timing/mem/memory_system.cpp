@@ -60,6 +60,7 @@ MemorySystemImpl::MemorySystemImpl(const MemoryParams& params, MemoryPlugins& pl
     cc.channel = c;
     cc.lineBytes = params.l2.cache.lineBytes;
     cc.sectorBytes = params.l2.cache.sectorBytes;
+    cc.mapping = mapping_.get();
     compression_.push_back(plugins.compression(cc));
     channels_.push_back(std::make_unique<DramChannel>(params.dram, spc));
     channels_.back()->setReceiverClock(&clocks_[kDram], &clocks_[kL2]);

@@ -52,6 +52,7 @@ uint32_t SmMemoryUnit::allocateSlot(const func::ExecRecord& record, uint32_t tok
   s.pc = record.pc;
   s.cta = record.ctaLinear;
   s.warp = static_cast<uint8_t>(record.warpInCta);
+  s.warpSlot = static_cast<uint8_t>(record.warpSlot);
   s.extra = 0;
   return slot;
 }
@@ -91,7 +92,7 @@ void SmMemoryUnit::invalidateL1(uint64_t line) {
 
 RequestOrigin SmMemoryUnit::originOf(const Access& a) const {
   const Slot& s = slots_[a.slot];
-  return RequestOrigin{s.pc, s.cta, s.warp, a.space};
+  return RequestOrigin{s.pc, s.cta, s.warp, s.warpSlot, a.space};
 }
 
 void SmMemoryUnit::cycle(Cycle now) {
@@ -139,19 +140,49 @@ void SmMemoryUnit::takeReply(Cycle now) {
     ++writesAcked_;
     return;
   }
-  switch (p.replyTo) {
+  if (p.format != 0 && listener_ != nullptr &&
+      (p.replyTo == ReplyTo::L1Mshr || p.replyTo == ReplyTo::Slot)) {
+    uint32_t ticket;
+    if (freeTickets_.empty()) {
+      ticket = static_cast<uint32_t>(held_.size());
+      held_.emplace_back();
+    } else {
+      ticket = freeTickets_.back();
+      freeTickets_.pop_back();
+    }
+    if (listener_->holdReply(p.addr, p.sectors, p.format, p.warpSlot, ticket, now)) {
+      held_[ticket] = HeldReply{p.replyTo, p.tag, p.sectors, true};
+      ++heldCount_;
+      return;
+    }
+    freeTickets_.push_back(ticket);
+  }
+  deliver(p.replyTo, p.tag, p.sectors, now);
+}
+
+void SmMemoryUnit::deliver(ReplyTo to, uint32_t tag, uint32_t sectors, Cycle now) {
+  switch (to) {
     case ReplyTo::L1Mshr:
-      l1_.fill(p.tag, p.sectors, now);
+      l1_.fill(tag, sectors, now);
       break;
     case ReplyTo::ConstMshr:
-      const_.fill(p.tag, now);
+      const_.fill(tag, now);
       break;
     case ReplyTo::Slot:
-      completeAccess(p.tag, now);
+      completeAccess(tag, now);
       break;
     case ReplyTo::None:
       break;
   }
+}
+
+void SmMemoryUnit::releaseReply(uint32_t ticket, Cycle now) {
+  if (ticket >= held_.size() || !held_[ticket].live) return;
+  HeldReply& h = held_[ticket];
+  h.live = false;
+  --heldCount_;
+  freeTickets_.push_back(ticket);
+  deliver(h.to, h.tag, h.sectors, now);
 }
 
 bool SmMemoryUnit::startAccess(const Access& a, Cycle now) {
@@ -248,8 +279,9 @@ void SmMemoryUnit::takeRepliesWhileEmpty() {
 
 bool SmMemoryUnit::idle() const {
   // No instruction in flight, no reply on its way (MSHR fills, acknowledgements, prefetches),
-  // no write-back waiting.
-  return freeSlots_.size() == kMaxSlots && port_.awaited() == 0 && side_.empty();
+  // no write-back waiting, no reply held for its listener.
+  return freeSlots_.size() == kMaxSlots && port_.awaited() == 0 && side_.empty() &&
+         heldCount_ == 0;
 }
 
 Cycle SmMemoryUnit::nextEvent(Cycle now) const {

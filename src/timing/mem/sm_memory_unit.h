@@ -67,6 +67,8 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   bool popCompleted(uint32_t& token) override;
   bool idle() const override;
   Cycle nextEvent(Cycle now) const override;
+  void setReplyListener(ReplyListener* listener) override { listener_ = listener; }
+  void releaseReply(uint32_t ticket, Cycle now) override;
 
   // Whether an accepted instruction has not been popped yet.
   bool hasInstructions() const;
@@ -112,7 +114,7 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
     Cycle ready = 0;       // latest completion among its done accesses
     uint32_t pc = 0, cta = 0;
     uint32_t extra = 0;  // cycles added to its completion (local path lookup)
-    uint8_t warp = 0;
+    uint8_t warp = 0, warpSlot = 0;
   };
   struct Due {
     Cycle at;
@@ -142,6 +144,8 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   void queueLines(uint32_t count, Kind kind, ir::Space space, uint16_t slot, bool uncached);
 
   void takeReply(Cycle now);
+  // Delivers a read reply's data: fills the L1 or completes the waiting access.
+  void deliver(ReplyTo to, uint32_t tag, uint32_t sectors, Cycle now);
   bool startAccess(const Access& a, Cycle now);  // false: stalled
   RequestOrigin originOf(const Access& a) const;
 
@@ -174,6 +178,17 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   std::vector<ILocalMemoryPath::Request> pathRequests_;
 
   SharedStats sharedStats_;
+
+  // Replies the listener holds (transformed before use), by ticket.
+  struct HeldReply {
+    ReplyTo to = ReplyTo::None;
+    uint32_t tag = 0, sectors = 0;
+    bool live = false;
+  };
+  ReplyListener* listener_ = nullptr;
+  std::vector<HeldReply> held_;
+  std::vector<uint32_t> freeTickets_;
+  uint32_t heldCount_ = 0;
 };
 
 }  // namespace warpsim::timing::mem

@@ -15,7 +15,8 @@ namespace warpsim::timing::mem {
 struct RequestOrigin {
   uint32_t pc = 0;
   uint32_t cta = 0;
-  uint8_t warp = 0;
+  uint8_t warp = 0;      // warp within its CTA
+  uint8_t warpSlot = 0;  // the warp's slot on its SM
   ir::Space space = ir::Space::Global;
 };
 
@@ -50,6 +51,7 @@ class SmPort {
     p.pc = origin.pc;
     p.cta = origin.cta;
     p.warp = origin.warp;
+    p.warpSlot = origin.warpSlot;
     p.space = origin.space;
     p.atomicOps = static_cast<uint16_t>(atomicOps);
     const DramAddress where = mapping_.map(addr);

@@ -15,6 +15,12 @@
 // onCompleted() (after write-back) let the model track its own dependences: it should offer an
 // instruction only when that instruction's inputs are ready.
 //
+// A model that works on data the memory pipeline brings (decompressing lines) registers itself
+// with the SM's memory pipeline (Context::memory, SmMemory::setReplyListener) and releases what
+// it holds there when its routines are done. The core's assist warp controller
+// (timing/sm/assist/) provides the routine store, the table, the buffer and the priority rule
+// such a model needs.
+//
 // The baseline "none" reports active() == false and the SM then never calls it (zero cost).
 // Configuration: [sm.assist_warp] impl = "<name>".
 #pragma once
@@ -23,6 +29,10 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "config/config.h"
+
+namespace warpsim::func {
+class DeviceMemory;
+}
 #include "timing/sm/unit_class.h"
 #include "timing/sm_memory.h"
 
@@ -48,12 +58,21 @@ class IAssistWarp {
     uint32_t smId = 0;
     uint32_t schedulers = 0;
     uint32_t warpSlots = 0;
+    config::Tree* tree = nullptr;   // the whole configuration (keys a mechanism shares)
+    SmMemory* memory = nullptr;     // the SM's memory pipeline
+  };
+  // What a model learns at a kernel boundary.
+  struct KernelInfo {
+    uint32_t valueRegisters = 0;  // register ids of the kernel's program are below it
+    const func::DeviceMemory* memory = nullptr;  // the data (functional state)
   };
   virtual ~IAssistWarp() = default;
 
   // false: never called again (the SM skips every hook).
   virtual bool active() const = 0;
-  virtual void beginKernel() {}
+  virtual void beginKernel(const KernelInfo& kernel) {}
+  // Registers per thread the model's routines add to every CTA's requirement (occupancy).
+  virtual uint32_t extraRegistersPerThread() const { return 0; }
   // The next instruction of `priority` the model wants issued by `scheduler` now; false: none.
   // Not yet issued: the SM calls onIssued when it is.
   virtual bool next(uint32_t scheduler, Priority priority, Cycle now, AssistInstr& out) = 0;

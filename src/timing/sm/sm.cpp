@@ -40,8 +40,9 @@ Sm::Impl::Impl(const SmContext& context)
   for (uint32_t s = 0; s < params.schedulers; ++s)
     schedulers.push_back(context.registry->make<IWarpScheduler>(params.scheduler,
                                                                 {sm.sub("warp_scheduler"), s, params.maxWarps, &passRequests}));
-  assist = context.registry->make<IAssistWarp>(params.assistWarp,
-                                               {sm.sub("assist_warp"), id, params.schedulers, params.maxWarps});
+  assist = context.registry->make<IAssistWarp>(
+      params.assistWarp,
+      {sm.sub("assist_warp"), id, params.schedulers, params.maxWarps, context.tree, memory});
   assistActive = assist->active();
 
   slots.resize(params.maxWarps);
@@ -94,6 +95,10 @@ Sm::~Sm() = default;
 
 const PassRequests& Sm::passRequests() const { return impl_->passRequests; }
 
+uint32_t Sm::assistRegistersPerThread() const {
+  return impl_->assistActive ? impl_->assist->extraRegistersPerThread() : 0;
+}
+
 void Sm::beginKernel(func::GridContext& grid, Cycle start, const InstructionAnnotations* annotations) {
   Impl& m = *impl_;
   m.grid = &grid;
@@ -104,7 +109,7 @@ void Sm::beginKernel(func::GridContext& grid, Cycle start, const InstructionAnno
   const InstructionAnnotations& notes = annotations ? *annotations : m.noAnnotations;
   m.rf->beginKernel({m.decoded.maxRegs(), &notes});
   for (auto& s : m.schedulers) s->beginKernel(notes);
-  if (m.assistActive) m.assist->beginKernel();
+  if (m.assistActive) m.assist->beginKernel({m.decoded.maxRegs(), grid.memory});
   m.error.clear();
   m.resetCounters();
   m.accounted = start;

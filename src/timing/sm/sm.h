@@ -56,6 +56,8 @@ class Sm {
                    const InstructionAnnotations* annotations = nullptr);
   // The compiler passes the SM's models need before every launch (instruction_annotations.h).
   const PassRequests& passRequests() const;
+  // Registers per thread the assist-warp model's routines add to every CTA (occupancy).
+  uint32_t assistRegistersPerThread() const;
   // Accounts the cycles before `end` that cycle() was not called for (the SM idle or skipped)
   // so that the issue-slot counters cover the whole kernel: call once when the kernel is over.
   void finishKernel(Cycle end);

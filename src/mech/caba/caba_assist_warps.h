@@ -1,0 +1,72 @@
+// "caba": the assist warps of the CABA designs ([sm.assist_warp] impl = "caba"), one per SM.
+//
+// Load path (digest B.6): a read reply that reaches the SM compressed (the memory model's
+// agent = "assist-warp") is held by the SM's memory pipeline: its line is not filled and every
+// load waiting for it stays in the load/store unit. The line's bytes are compressed with the
+// configured algorithm from the real data (what the L2 sent), the decompression routine of its
+// encoding is triggered at high priority for the requesting warp (which may not issue until it
+// is done), runs functionally on those bytes (its output is checked against the functional
+// memory when [compression] check is on), and when its last instruction completes the reply is
+// released: the L1 fill completes and the waiting loads resume. A full assist warp table makes
+// the trigger wait (retried every cycle); the line cannot be used undecompressed.
+//
+// Store path: not modelled yet (stores reach the L2 as the hardware designs see them; README.md).
+//
+// Registers: the store's largest routine adds its registers to every thread's requirement
+// (extraRegistersPerThread), as the compiler reserves them for enabled routines.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+
+#include "mech/caba/memory_params.h"
+#include "mech/caba/routines/caba_routines.h"
+#include "timing/sm/assist/assist_warp_controller.h"
+#include "timing/sm/i_assist_warp.h"
+
+namespace warpsim::mech::caba {
+
+class CabaAssistWarps final : public timing::IAssistWarp, private timing::ReplyListener {
+ public:
+  CabaAssistWarps(const Context& context, const MemoryCompressionParams& memory,
+                  const timing::AssistControllerParams& controller, uint32_t lineBytes);
+
+  bool active() const override { return true; }
+  void beginKernel(const KernelInfo& kernel) override;
+  uint32_t extraRegistersPerThread() const override;
+  bool next(uint32_t scheduler, Priority priority, timing::Cycle now,
+            timing::AssistInstr& out) override;
+  void onIssued(const timing::AssistInstr& instr, timing::Cycle now) override;
+  void onCompleted(uint32_t tag, timing::Cycle now) override;
+  bool blocksWarp(uint32_t slot) const override;
+  timing::Cycle nextEvent(timing::Cycle now) const override;
+  void reportStats(nlohmann::json& out) const override;
+
+ private:
+  struct Held {
+    uint64_t line = 0;
+    uint32_t warpSlot = 0, ticket = 0;
+    timing::Cycle since = 0;
+  };
+  bool holdReply(uint64_t line, uint32_t sectors, uint8_t format, uint32_t warpSlot,
+                 uint32_t ticket, timing::Cycle now) override;
+  // Triggers the decompression of a held reply; false when the table is full.
+  bool triggerDecompression(const Held& h);
+  void retryWaiting();
+  void releaseFinished(timing::Cycle now);
+
+  const MemoryCompressionParams params_;
+  const uint32_t lineBytes_;
+  timing::SmMemory* memory_;
+  const func::DeviceMemory* data_ = nullptr;
+  CabaRoutines routines_;
+  timing::AssistWarpController awc_;
+  std::deque<Held> waiting_;       // held replies the table had no room for yet
+  std::vector<Held> inFlight_;     // by ticket: held replies being decompressed
+  uint8_t line_[128] = {}, encoded_[128] = {};
+  bool notCompressibleNow_ = false;  // the last trigger found the line incompressible
+  uint64_t decompressions_ = 0, waitCycles_ = 0, checked_ = 0, checkFailures_ = 0,
+           notCompressible_ = 0;
+};
+
+}  // namespace warpsim::mech::caba

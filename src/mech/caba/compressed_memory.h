@@ -1,0 +1,70 @@
+// "line-compression": the memory_compression model of compressed L2/DRAM lines (CABA's memory
+// side and its dedicated-hardware comparison points), one per memory controller.
+//
+// Every line's state in DRAM (compressed with which encoding and how many 32-byte bursts, or
+// uncompressed) comes from its real data (lines outside device allocations, whose values the
+// device memory does not hold — local memory — stay uncompressed): the first time the controller meets a line, the line
+// is compressed from the functional memory (the input was stored compressed before the kernel,
+// as the paper prepares it); a write-back compresses the written line again. A compressed line
+// is read whole, in its bursts; an uncompressed one sector by sector as without compression. A
+// write-back of part of a line whose DRAM copy is compressed is a read-modify-write (the line is
+// read, merged and written whole); of part of an uncompressed line it stays uncompressed.
+//
+// The burst count of every line is metadata in a reserved DRAM region (2 bits per line), cached
+// in a per-controller metadata cache; a miss adds a one-burst DRAM read, the eviction of a dirty
+// metadata line a one-burst write.
+//
+// Placement dram: the controller decompresses fills (decompress_cycles) and L2 and the reply
+// network see whole lines. Placement l2: the L2 holds the compressed line, a reply that is
+// smaller compressed crosses the reply network compressed and is decompressed on its way into
+// the L1 (decompress_cycles, charged before the reply leaves).
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+
+#include "mech/caba/memory_params.h"
+#include "mech/caba/memory_stats.h"
+#include "mech/caba/metadata_cache.h"
+#include "timing/mem/i_memory_compression.h"
+
+namespace warpsim::mech::caba {
+
+class CompressedMemory final : public timing::mem::IMemoryCompression {
+ public:
+  CompressedMemory(const Context& context, const MemoryCompressionParams& params);
+
+  timing::mem::CompressedTransfer transfer(uint64_t line, uint32_t sectors, bool write) override;
+  timing::mem::ReplyCost reply(uint64_t line, uint32_t sectors, uint32_t bytes) override;
+  uint32_t maxSideRequests() const override { return 3; }
+  void beginKernel() override { stats_ = MemoryCompressionStats{}; }
+  void reportStats(nlohmann::json& out) const override;
+
+  const MemoryCompressionStats& stats() const { return stats_; }
+
+ private:
+  struct LineState {
+    uint8_t bursts = 0;  // in DRAM; fullBursts_: uncompressed
+    uint8_t algorithm = 0, encoding = 0;
+    uint16_t bytes = 0;
+  };
+  // Compresses the line's current data (and checks the round trip when asked to).
+  LineState compressNow(uint64_t line);
+  LineState& dramState(uint64_t line);
+  // Whether the line lies in a device allocation (the compressible region, whose values the
+  // functional memory holds).
+  bool inDeviceMemory(uint64_t line) const;
+  void metadataAccess(uint64_t line, bool write, timing::mem::CompressedTransfer& t);
+  bool compressed(const LineState& s) const { return s.bursts < fullBursts_; }
+
+  const MemoryCompressionParams params_;
+  const func::DeviceMemory* memory_;
+  const timing::mem::IAddressMapping* mapping_;
+  const uint64_t channel_;
+  const uint32_t lineBytes_, sectorBytes_, fullBursts_, allSectors_;
+  std::unordered_map<uint64_t, LineState> dram_;
+  MetadataCache metadata_;
+  MemoryCompressionStats stats_;
+  uint8_t data_[256] = {}, encoded_[256] = {}, decoded_[256] = {};
+};
+
+}  // namespace warpsim::mech::caba

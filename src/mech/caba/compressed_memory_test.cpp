@@ -1,0 +1,244 @@
+// The compressed-memory model on hand-made lines: whole-line reads in the compressed bursts,
+// sector reads of uncompressed lines, write-backs that compress again, read-modify-writes of
+// partial writes into compressed lines, the metadata cache's side traffic, compressed replies.
+#include "mech/caba/compressed_memory.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "func/device_memory.h"
+
+namespace warpsim::mech::caba {
+namespace {
+
+using timing::mem::CompressedTransfer;
+using timing::mem::kNoSideLine;
+
+struct Memory {
+  Memory() {
+    base = device.allocate(32768, 128);
+    uint8_t bytes[4096];
+    std::memset(bytes, 0, sizeof bytes);
+    // Line 1: sixteen 8-byte pointers 0x8001D000 + 8i (B8 with 1-byte deltas: one burst).
+    for (uint64_t i = 0; i < 16; ++i) {
+      const uint64_t v = 0x8001D000ull + 8 * i;
+      std::memcpy(bytes + 128 + 8 * i, &v, 8);
+    }
+    // Lines 2 and 3: pseudo-random bytes (incompressible).
+    uint32_t x = 12345;
+    for (int i = 256; i < 512; ++i) {
+      x = x * 1664525u + 1013904223u;
+      bytes[i] = static_cast<uint8_t>(x >> 24);
+    }
+    device.write(base, bytes, sizeof bytes);
+  }
+  func::DeviceMemory device{uint64_t{1} << 24};
+  uint64_t base = 0;
+};
+
+timing::mem::IMemoryCompression::Context context(const Memory& m) {
+  timing::mem::IMemoryCompression::Context c;
+  c.memory = &m.device;
+  return c;
+}
+
+TEST(CompressedMemory, ACompressedLineIsReadWholeInItsBursts) {
+  Memory m;
+  MemoryCompressionParams p;
+  p.check = true;
+  CompressedMemory cm(context(m), p);
+  // Zero line, one sector asked: all four sectors come, in one burst.
+  CompressedTransfer t = cm.transfer(m.base, 0x1, false);
+  EXPECT_EQ(t.sectors, 0xFu);
+  EXPECT_EQ(t.bursts, 1u);
+  EXPECT_EQ(t.extraCycles, 0u);  // placement l2: the L2 keeps it compressed
+  EXPECT_NE(t.metadataRead, kNoSideLine);  // first metadata access misses
+  EXPECT_EQ(t.metadataWrite, kNoSideLine);
+  // The pointer line shares the metadata line: a hit.
+  t = cm.transfer(m.base + 128, 0xF, false);
+  EXPECT_EQ(t.sectors, 0xFu);
+  EXPECT_EQ(t.bursts, 1u);
+  EXPECT_EQ(t.metadataRead, kNoSideLine);
+  // Incompressible: sectors as asked, one burst each.
+  t = cm.transfer(m.base + 256, 0x6, false);
+  EXPECT_EQ(t.sectors, 0u);
+  EXPECT_EQ(t.bursts, 2u);
+  const MemoryCompressionStats& s = cm.stats();
+  EXPECT_EQ(s.reads.lines, 3u);
+  EXPECT_EQ(s.reads.compressedLines, 2u);
+  EXPECT_EQ(s.reads.bursts, 4u);
+  EXPECT_EQ(s.reads.baselineBursts, 7u);
+  EXPECT_EQ(s.metadataHits, 2u);
+  EXPECT_EQ(s.metadataMisses, 1u);
+  EXPECT_EQ(s.checked, 2u);
+  EXPECT_EQ(s.checkFailures, 0u);
+}
+
+TEST(CompressedMemory, TheMemoryControllerDecompressesWhenOnlyDramIsCompressed) {
+  Memory m;
+  MemoryCompressionParams p;
+  p.placement = Placement::Dram;
+  p.decompressCycles = 3;
+  CompressedMemory cm(context(m), p);
+  EXPECT_EQ(cm.transfer(m.base, 0xF, false).extraCycles, 3u);
+  EXPECT_EQ(cm.transfer(m.base + 256, 0xF, false).extraCycles, 0u);  // uncompressed
+  // Replies cross the network whole.
+  const timing::mem::ReplyCost r = cm.reply(m.base, 0xF, 128);
+  EXPECT_EQ(r.bytes, 128u);
+  EXPECT_EQ(r.extraCycles, 0u);
+}
+
+TEST(CompressedMemory, RepliesCrossTheNetworkCompressedWhenTheL2HoldsCompressedLines) {
+  Memory m;
+  MemoryCompressionParams p;
+  p.decompressCycles = 2;
+  CompressedMemory cm(context(m), p);
+  uint8_t line[128];
+  m.device.read(m.base + 128, line, 128);
+  const CompressedLine c = compress(p.algorithm, line, 128, nullptr);
+  ASSERT_EQ(c.bytes, 25u);  // B8 with 1-byte deltas: head byte, base, 16 deltas
+  timing::mem::ReplyCost r = cm.reply(m.base + 128, 0xF, 128);
+  EXPECT_EQ(r.bytes, 25u);
+  EXPECT_EQ(r.extraCycles, 2u);
+  // One sector is 32 bytes: the whole line compressed is still smaller.
+  r = cm.reply(m.base + 128, 0x1, 32);
+  EXPECT_EQ(r.bytes, 25u);
+  // The zero line: what the algorithm makes of it (one burst or less).
+  const uint8_t zeros[128] = {};
+  const uint32_t zeroBytes = compress(p.algorithm, zeros, 128, nullptr).bytes;
+  ASSERT_LT(zeroBytes, 32u);
+  EXPECT_EQ(cm.reply(m.base, 0x1, 32).bytes, zeroBytes);
+  // Incompressible, and a sector smaller than the compressed line: sent as they are.
+  r = cm.reply(m.base + 256, 0xF, 128);
+  EXPECT_EQ(r.bytes, 128u);
+  EXPECT_EQ(r.extraCycles, 0u);
+  uint8_t half[128] = {};
+  for (int i = 0; i < 64; ++i) half[i] = static_cast<uint8_t>(i * 37 + 11);
+  m.device.write(m.base + 384, half, 128);  // 64 noisy bytes, then zeros
+  const CompressedLine h = compress(p.algorithm, half, 128, nullptr);
+  if (h.compressible) ASSERT_GT(h.bytes, 32u);
+  EXPECT_EQ(cm.reply(m.base + 384, 0x1, 32).bytes, 32u);
+  EXPECT_EQ(cm.stats().compressedReplies, 3u);
+  EXPECT_EQ(cm.stats().replyBytes, 25u + 25u + zeroBytes + 128u + 32u);
+  EXPECT_EQ(cm.stats().replyBaselineBytes, 128u + 32u + 32u + 128u + 32u);
+}
+
+TEST(CompressedMemory, WriteBacksCompressTheWrittenLineAgain) {
+  Memory m;
+  CompressedMemory cm(context(m), MemoryCompressionParams{});
+  ASSERT_EQ(cm.transfer(m.base, 0xF, false).bursts, 1u);  // zeros
+  uint8_t noise[128];
+  m.device.read(m.base + 256, noise, 128);
+  m.device.write(m.base, noise, 128);  // the kernel overwrote the whole line
+  CompressedTransfer t = cm.transfer(m.base, 0xF, true);
+  EXPECT_EQ(t.bursts, 4u);
+  EXPECT_EQ(t.readFirstBursts, 0u);
+  EXPECT_EQ(cm.transfer(m.base, 0x1, false).bursts, 1u);  // now uncompressed: sector by sector
+  EXPECT_EQ(cm.transfer(m.base, 0x1, false).sectors, 0u);
+}
+
+TEST(CompressedMemory, APartialWriteIntoACompressedLineIsAReadModifyWrite) {
+  Memory m;
+  CompressedMemory cm(context(m), MemoryCompressionParams{});
+  const uint32_t one = 7;
+  m.device.write(m.base + 40, &one, 4);  // sector 1 of the zero line
+  const CompressedTransfer t = cm.transfer(m.base, 0x2, true);
+  EXPECT_EQ(t.readFirstBursts, 1u);  // the line was zeros (one burst) before the write
+  EXPECT_EQ(t.sectors, 0xFu);        // written whole
+  EXPECT_EQ(t.bursts, 1u);           // zeros and one small word still compress to one burst
+  EXPECT_EQ(cm.stats().readModifyWrites, 1u);
+  EXPECT_EQ(cm.stats().readModifyWriteBursts, 1u);
+}
+
+TEST(CompressedMemory, APartialWriteIntoAnUncompressedLineLeavesItUncompressed) {
+  Memory m;
+  CompressedMemory cm(context(m), MemoryCompressionParams{});
+  ASSERT_EQ(cm.transfer(m.base + 256, 0xF, false).bursts, 4u);
+  uint8_t zeros[128] = {};
+  m.device.write(m.base + 256, zeros, 128);  // now compressible, but only one sector is written
+  const CompressedTransfer t = cm.transfer(m.base + 256, 0x8, true);
+  EXPECT_EQ(t.readFirstBursts, 0u);
+  EXPECT_EQ(t.sectors, 0u);
+  EXPECT_EQ(t.bursts, 1u);
+  EXPECT_EQ(cm.transfer(m.base + 256, 0xF, false).bursts, 4u);  // still stored uncompressed
+}
+
+TEST(CompressedMemory, DirtyMetadataLinesAreWrittenBackWhenEvicted) {
+  Memory m;
+  MemoryCompressionParams p;
+  p.metadataCacheBytes = 32;  // one line of one way: 128 lines of data
+  p.metadataCacheWays = 1;
+  CompressedMemory cm(context(m), p);
+  CompressedTransfer t = cm.transfer(m.base, 0xF, true);  // miss; dirty
+  ASSERT_NE(t.metadataRead, kNoSideLine);
+  EXPECT_EQ(t.metadataWrite, kNoSideLine);
+  const uint64_t first = t.metadataRead;
+  t = cm.transfer(m.base + 128 * 128, 0xF, false);  // the next metadata line evicts it
+  EXPECT_EQ(t.metadataRead, first + 32);
+  EXPECT_EQ(t.metadataWrite, first);
+  EXPECT_EQ(cm.stats().metadataWritebacks, 1u);
+  t = cm.transfer(m.base, 0xF, false);  // clean victim: no write-back
+  EXPECT_EQ(t.metadataRead, first);
+  EXPECT_EQ(t.metadataWrite, kNoSideLine);
+}
+
+TEST(CompressedMemory, WithoutAMetadataCacheEveryAccessReadsItsMetadata) {
+  Memory m;
+  MemoryCompressionParams p;
+  p.metadataCache = false;
+  CompressedMemory cm(context(m), p);
+  for (int i = 0; i < 3; ++i) EXPECT_NE(cm.transfer(m.base, 0xF, false).metadataRead, kNoSideLine);
+  const CompressedTransfer w = cm.transfer(m.base, 0xF, true);
+  EXPECT_EQ(w.metadataRead, kNoSideLine);
+  EXPECT_NE(w.metadataWrite, kNoSideLine);
+  EXPECT_EQ(cm.stats().metadataMisses, 4u);
+}
+
+TEST(CompressedMemory, StatisticsAddUpAcrossControllers) {
+  Memory m;
+  CompressedMemory a(context(m), MemoryCompressionParams{}), b(context(m), MemoryCompressionParams{});
+  a.transfer(m.base, 0xF, false);
+  b.transfer(m.base + 256, 0xF, false);
+  nlohmann::json out = nlohmann::json::object();
+  a.reportStats(out);
+  b.reportStats(out);
+  EXPECT_EQ(out["dram_reads"]["lines"], 2u);
+  EXPECT_EQ(out["dram_reads"]["bursts"], 5u);
+  EXPECT_EQ(out["dram_reads"]["baseline_bursts"], 8u);
+  EXPECT_EQ(out["metadata_cache"]["misses"], 2u);
+}
+
+TEST(CompressedMemory, LinesOutsideDeviceMemoryAreNeverCompressedAndReadNoMetadata) {
+  Memory m;
+  CompressedMemory cm(context(m), MemoryCompressionParams{});
+  const uint64_t local = 0x0000'0100'0000'0000ull;  // the local-memory window: values unknown
+  CompressedTransfer t = cm.transfer(local, 0x3, false);
+  EXPECT_EQ(t.bursts, 2u);
+  EXPECT_EQ(t.sectors, 0u);
+  EXPECT_EQ(t.metadataRead, kNoSideLine);
+  t = cm.transfer(local, 0xF, true);
+  EXPECT_EQ(t.bursts, 4u);
+  EXPECT_EQ(t.metadataWrite, kNoSideLine);
+  EXPECT_EQ(cm.reply(local, 0xF, 128).bytes, 128u);
+  EXPECT_EQ(cm.stats().unknownLines, 2u);
+  EXPECT_EQ(cm.stats().compressions, 0u);
+}
+
+TEST(MemoryCompressionParams, BadMetadataGeometryIsAOneLineError) {
+  config::Tree t = config::Tree::fromString(
+      "[compression]\nmetadata_cache_bytes = 100\nmetadata_cache_ways = 4\n");
+  try {
+    readMemoryCompressionParams(t.section("compression"));
+    FAIL() << "no error";
+  } catch (const config::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("compression.metadata_cache_bytes = 100"), std::string::npos)
+        << e.what();
+  }
+  config::Tree bad = config::Tree::fromString("[compression]\nalgorithm = \"lz4\"\n");
+  EXPECT_THROW(readMemoryCompressionParams(bad.section("compression")), config::Error);
+}
+
+}  // namespace
+}  // namespace warpsim::mech::caba

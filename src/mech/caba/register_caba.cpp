@@ -1,0 +1,37 @@
+// Registration of the CABA mechanism's implementations (called by the generated
+// registerMechanisms(), src/mech/CMakeLists.txt).
+#include <memory>
+
+#include "mech/caba/caba_assist_warps.h"
+#include "mech/caba/compressed_memory.h"
+#include "timing/plugin_registry.h"
+
+namespace warpsim::timing {
+
+void registerMechanism_caba(PluginRegistry& registry) {
+  registry.add<mem::IMemoryCompression>(
+      "line-compression",
+      "compressed L2/DRAM lines from their real data (BDI, FPC, C-Pack or the best of them): "
+      "whole-line bursts, per-line metadata with a metadata cache, compressed replies",
+      [](const mem::IMemoryCompression::Context& c) {
+        const mech::caba::MemoryCompressionParams p =
+            c.tree != nullptr ? mech::caba::readMemoryCompressionParams(c.tree->section("compression"))
+                              : mech::caba::MemoryCompressionParams{};
+        return std::make_unique<mech::caba::CompressedMemory>(c, p);
+      });
+  registry.add<IAssistWarp>(
+      "caba",
+      "CABA assist warps: compressed lines arriving at the SM are decompressed by high-priority "
+      "assist-warp routines (PTX) before the loads waiting for them resume",
+      [](const IAssistWarp::Context& c) -> std::unique_ptr<IAssistWarp> {
+        if (c.tree == nullptr)
+          throw config::Error("config: error: sm.assist_warp.impl = \"caba\" needs the configuration");
+        const mech::caba::MemoryCompressionParams memory =
+            mech::caba::readMemoryCompressionParams(c.tree->section("compression"));
+        const AssistControllerParams controller = readAssistControllerParams(c.section);
+        const uint32_t line = c.tree->section("l2").u32("line", 128, "L2 line size in bytes");
+        return std::make_unique<mech::caba::CabaAssistWarps>(c, memory, controller, line);
+      });
+}
+
+}  // namespace warpsim::timing

@@ -1,0 +1,123 @@
+// The BDI assist-warp routines, run functionally by the assist executor on real compressed
+// lines, rebuild exactly what the compression library encoded, for every encoding the CABA
+// subset keeps, with and without the selector mask.
+#include "mech/caba/routines/bdi_routines.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "ptx/parser.h"
+#include "timing/sm/assist/assist_executor.h"
+
+namespace warpsim::mech::caba {
+namespace {
+
+const char* kHeader = ".version 7.0\n.target sm_80\n.address_size 64\n\n";
+
+// A line meant for encoding e: values of its base size, an explicit base far from zero, deltas
+// spread over the encoding's delta size; with `mask`, every fifth value small (zero base).
+void makeLine(uint8_t* line, uint32_t L, BdiEncoding e, bool mask, std::mt19937_64& rng) {
+  const BdiShape s = bdiShape(e);
+  const uint64_t base = s.baseBytes == 8   ? 0x7f0000000000ull + rng() % 100000
+                        : s.baseBytes == 4 ? 0x80000000ull + rng() % 100000
+                                           : 0x4000 + rng() % 1000;
+  const int64_t half = int64_t{1} << (8 * s.deltaBytes - 1);
+  for (uint32_t i = 0; i < L / s.baseBytes; ++i) {
+    uint64_t v = base + static_cast<uint64_t>(static_cast<int64_t>(rng() % (2 * half)) - half);
+    if (i == 0) v = base;
+    if (mask && i % 5 == 3) v = rng() % 50;
+    std::memcpy(line + i * s.baseBytes, &v, s.baseBytes);
+  }
+}
+
+class BdiRoutines : public testing::TestWithParam<uint32_t> {};
+
+TEST_P(BdiRoutines, DecompressEveryEncodingExactly) {
+  const uint32_t L = GetParam();
+  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(L), "bdi.ptx"));
+  timing::AssistExecutor exec(store);
+  std::mt19937_64 rng(7);
+  int checked = 0;
+  std::map<std::string, int> seen;
+  for (int trial = 0; trial < 600; ++trial) {
+    uint8_t line[128], encoded[128];
+    const BdiEncoding target = static_cast<BdiEncoding>(2 + trial % 6);
+    makeLine(line, L, target, trial % 12 >= 6, rng);
+    const CompressedLine c = compress(Algorithm::BdiCaba, line, L, encoded);
+    if (!c.compressible) continue;
+    const bool mask = (encoded[0] & 0x10) != 0;
+    const BdiEncoding e = static_cast<BdiEncoding>(encoded[0] & 0xF);
+    const std::string name = bdiDecompressName(e, mask);
+    const uint64_t address = 0x7f0000001000ull;
+    ASSERT_TRUE(exec.run(store.require(name), bdiLanes(e, L) == 32 ? ~0u : (1u << bdiLanes(e, L)) - 1,
+                         encoded, c.bytes, &address, 1))
+        << name << ": " << exec.error();
+    ASSERT_EQ(std::memcmp(exec.shared() + L, line, L), 0) << name << " trial " << trial;
+    ++seen[name];
+    ++checked;
+  }
+  EXPECT_GT(checked, 250);  // the lines of the encodings the subset keeps at this size
+  // Every routine of the subset ran at least once.
+  for (uint8_t id = 2; id < kBdiEncodingCount; ++id) {
+    const BdiEncoding e = static_cast<BdiEncoding>(id);
+    if (!bdiCabaKeeps(e, L)) continue;
+    for (bool mask : {false, true})
+      EXPECT_GT(seen[bdiDecompressName(e, mask)], 0) << bdiDecompressName(e, mask);
+  }
+}
+
+TEST_P(BdiRoutines, CompressWritesTheLibrarysBytes) {
+  const uint32_t L = GetParam();
+  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(L), "bdi.ptx"));
+  timing::AssistExecutor exec(store);
+  std::mt19937_64 rng(11);
+  std::map<std::string, int> seen;
+  for (int trial = 0; trial < 600; ++trial) {
+    uint8_t line[128], encoded[128];
+    if (trial % 10 == 9) {
+      for (uint32_t i = 0; i < L; ++i) line[i] = static_cast<uint8_t>(rng());  // incompressible
+    } else {
+      makeLine(line, L, static_cast<BdiEncoding>(2 + trial % 6), trial % 12 >= 6, rng);
+    }
+    const CompressedLine c = compress(Algorithm::BdiCaba, line, L, encoded);
+    const uint64_t address = 0;
+    ASSERT_TRUE(exec.run(store.require(kBdiCompressName), ~0u, line, L, &address, 1)) << exec.error();
+    const uint8_t* out = exec.shared() + L;
+    if (!c.compressible) {
+      EXPECT_EQ(out[0], 0xFF) << "trial " << trial;
+      ++seen["none"];
+      continue;
+    }
+    ASSERT_EQ(std::memcmp(out, encoded, c.bytes), 0)
+        << "trial " << trial << " " << encodingName(Algorithm::BdiCaba, c.encoding);
+    ++seen[encodingName(Algorithm::BdiCaba, c.encoding) + ((encoded[0] & 0x10) ? "+mask" : "")];
+  }
+  EXPECT_GT(seen["none"], 0);
+  EXPECT_GT(seen["b8d1+mask"], 0);
+  EXPECT_GE(seen.size(), L == 128 ? 10u : 5u);
+}
+
+INSTANTIATE_TEST_SUITE_P(LineSizes, BdiRoutines, testing::Values(64u, 128u));
+
+TEST(BdiRoutineCost, DecompressingAB8D1LineTakesTwentyTwoWarpInstructions) {
+  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(128), "bdi.ptx"));
+  timing::AssistExecutor exec(store);
+  uint8_t line[128], encoded[128];
+  for (uint64_t i = 0; i < 16; ++i) {
+    const uint64_t v = 0x8001D000ull + 8 * i;
+    std::memcpy(line + 8 * i, &v, 8);
+  }
+  const CompressedLine c = compress(Algorithm::BdiCaba, line, 128, encoded);
+  ASSERT_EQ(c.bytes, 25u);
+  const uint64_t address = 0;
+  ASSERT_TRUE(exec.run(store.require("bdi_dec_b8d1"), 0xFFFF, encoded, c.bytes, &address, 1));
+  // live-in move, tid, buf, 3 base loads, 2 shifts (base at byte 1), pack, 6 for the delta
+  // address and word, bfe, widen, add, store address, store, exit.
+  EXPECT_EQ(exec.steps().size(), 22u);
+  EXPECT_EQ(store.registers(store.require("bdi_dec_b8d1")), 20u + 4u * 2u + 1u);
+}
+
+}  // namespace
+}  // namespace warpsim::mech::caba
