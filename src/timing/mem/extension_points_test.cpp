@@ -71,8 +71,26 @@ class WholeLineCompression final : public IMemoryCompression {
     if (write) t.readFirstBursts = 2;
     return t;
   }
-  ReplyCost reply(uint64_t, uint32_t, uint32_t) override { return {8, 0}; }
+  ReplyCost reply(uint64_t, uint32_t, uint32_t) override { return {8, 0, format}; }
   uint32_t maxSideRequests() const override { return 2; }
+  uint8_t format = 0;
+};
+
+// Holds every reply in another form and remembers it.
+struct HoldingListener final : ReplyListener {
+  bool holdReply(uint64_t line, uint32_t sectors, uint8_t f, uint32_t slot, uint32_t t,
+                 Cycle now) override {
+    held.push_back({line, sectors, f, slot, t, now});
+    return true;
+  }
+  struct Held {
+    uint64_t line;
+    uint32_t sectors;
+    uint8_t format;
+    uint32_t slot, ticket;
+    Cycle at;
+  };
+  std::vector<Held> held;
 };
 
 struct TestPlugins final : MemoryPlugins {
@@ -82,7 +100,11 @@ struct TestPlugins final : MemoryPlugins {
   }
   std::unique_ptr<IMemoryCompression> compression(const IMemoryCompression::Context&) override {
     if (oneBurst) return std::make_unique<OneBurstCompression>();
-    if (wholeLine) return std::make_unique<WholeLineCompression>();
+    if (wholeLine) {
+      auto c = std::make_unique<WholeLineCompression>();
+      c->format = replyFormat;
+      return c;
+    }
     return std::make_unique<NoCompression>();
   }
   std::unique_ptr<ILocalMemoryPath> localPath(const ILocalMemoryPath::Context&) override {
@@ -97,6 +119,7 @@ struct TestPlugins final : MemoryPlugins {
   BaselineMemoryPlugins base;
   std::function<std::unique_ptr<ICachePolicy>(const ICachePolicy::Context&)> l1Policy;
   bool oneBurst = false, zeroPath = false, wholeLine = false;
+  uint8_t replyFormat = 0;
   ZeroLoadPath* path = nullptr;
 };
 
@@ -201,6 +224,38 @@ TEST(MemoryCompression, AWidenedReadFillsTheWholeLineAndSideReadsUseTheBus) {
   // Replies of 8 bytes: one flit each with the 8-byte header (32-byte flits), where a
   // 32-byte sector would take two.
   EXPECT_EQ(s["icnt"]["flits"], 4);  // and two one-flit read requests
+}
+
+TEST(MemoryCompression, RepliesInAnotherFormWaitForTheListenersRelease) {
+  TestPlugins plugins;
+  plugins.wholeLine = true;
+  plugins.replyFormat = 3;
+  Driver d(tinyParams(), plugins);
+  HoldingListener listener;
+  d.sys.unit(0).setReplyListener(&listener);
+  func::ExecRecord r = record(ir::Op::Ld, ir::Space::Global, kA, 0);
+  r.warpSlot = 5;
+  d.sys.unit(0).accept(r, 1, d.now);
+  uint32_t token = 0;
+  for (; d.now < 200; ++d.now) {
+    d.sys.advanceTo(d.now * 1000);
+    d.sys.unit(0).cycle(d.now);
+    ASSERT_FALSE(d.sys.unit(0).popCompleted(token)) << "completed while held";
+  }
+  ASSERT_EQ(listener.held.size(), 1u);
+  EXPECT_EQ(listener.held[0].line, kA);
+  EXPECT_EQ(listener.held[0].format, 3u);
+  EXPECT_EQ(listener.held[0].slot, 5u);
+  EXPECT_EQ(listener.held[0].at, 73u);  // when the miss above completed, it is held instead
+  EXPECT_FALSE(d.sys.unit(0).idle());
+  d.sys.unit(0).releaseReply(listener.held[0].ticket, d.now);
+  d.sys.unit(0).cycle(++d.now);
+  // The fill completes the load at once (it waited in the L1's MSHR).
+  ASSERT_TRUE(d.sys.unit(0).popCompleted(token));
+  EXPECT_EQ(token, 1u);
+  // Another sector of the line: the L1 holds only the released sector; the L2 reply is held too.
+  EXPECT_EQ(d.latency(record(ir::Op::Ld, ir::Space::Global, kA + 64, 0)), kNever);
+  EXPECT_EQ(listener.held.size(), 2u);
 }
 
 TEST(Registration, BaselinesAreRegisteredByName) {
