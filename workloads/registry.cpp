@@ -44,6 +44,14 @@ Workload mandelbrotWorkload();
 Workload privateSortWorkload();
 Workload spillWorkload();
 Workload heartwallWorkload();
+Workload pageViewCountWorkload();
+Workload pageViewRankWorkload();
+Workload ssspWorkload();
+Workload mstWorkload();
+Workload laplace3dWorkload();
+Workload jpegDecodeWorkload();
+Workload rayTraceWorkload();
+Workload stringMatchWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
@@ -57,6 +65,7 @@ std::vector<Workload> allWorkloads() {
       convSeparableWorkload(),
       blackscholesWorkload(),
       dct8x8Workload(),
+      jpegDecodeWorkload(),
       // reductions, scans and sorting
       reduceTreeWorkload(),
       reduceShflWorkload(),
@@ -64,9 +73,12 @@ std::vector<Workload> allWorkloads() {
       histogramWorkload(),
       scalarProdWorkload(),
       bitonicSortWorkload(),
+      pageViewCountWorkload(),
+      pageViewRankWorkload(),
       // stencils and science
       stencil2dWorkload(),
       stencil3dWorkload(),
+      laplace3dWorkload(),
       sradWorkload(),
       hotspotWorkload(),
       nbodyWorkload(),
@@ -80,12 +92,16 @@ std::vector<Workload> allWorkloads() {
       cfdWorkload(),
       // irregular and dynamic programming
       bfsWorkload(),
+      ssspWorkload(),
+      mstWorkload(),
+      stringMatchWorkload(),
       spmvWorkload(),
       kmeansWorkload(),
       nwWorkload(),
       pathfinderWorkload(),
       // divergence and thread-private data
       mandelbrotWorkload(),
+      rayTraceWorkload(),
       privateSortWorkload(),
       spillWorkload(),
       heartwallWorkload(),
