@@ -55,10 +55,13 @@ bool AssistExecutor::run(uint32_t routine, uint32_t activeMask, const uint8_t* s
   for (uint32_t i = 0; i < numLiveIns; ++i)
     std::memcpy(p.config.params.data() + f.params[i].offset, &liveIns[i],
                 std::min<uint32_t>(f.params[i].size, 8));
-  uint8_t* shared = p.cta->shared();
   const uint32_t bytes = p.cta->sharedBytes();
-  std::memset(shared, 0, bytes);
-  std::memcpy(shared, staging, std::min(stagingBytes, bytes));
+  if (bytes != 0) {  // a routine without shared memory has no buffer (shared() may be null)
+    uint8_t* shared = p.cta->shared();
+    std::memset(shared, 0, bytes);
+    const uint32_t staged = staging != nullptr ? std::min(stagingBytes, bytes) : 0;
+    if (staged != 0) std::memcpy(shared, staging, staged);
+  }
   func::Warp& warp = p.cta->warp(0);
   if (activeMask != func::kFullMask) warp.exitLanes(~activeMask);
   func::ExecRecord record;
