@@ -5,14 +5,14 @@
 # summary of every step.
 #
 # Environment: WARPSIM_JOBS (parallel jobs, default 2), WARPSIM_FUZZ_SECONDS (the fuzzing time
-# shared by the fuzz targets, default 60, at least 10 s each), WARPSIM_SKIP_SANITIZE=1 /
+# shared by the fuzz targets, default 40, at least 10 s each), WARPSIM_SKIP_SANITIZE=1 /
 # WARPSIM_SKIP_FUZZ=1 to leave a stage out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 jobs=${WARPSIM_JOBS:-2}
-fuzz_seconds=${WARPSIM_FUZZ_SECONDS:-60}
+fuzz_seconds=${WARPSIM_FUZZ_SECONDS:-40}
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
