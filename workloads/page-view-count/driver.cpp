@@ -10,31 +10,13 @@
 
 #include "check.h"
 #include "workload.h"
+#include "zipf.h"
 
 namespace warpsim::workloads {
 
 namespace {
 
 constexpr uint32_t kThreads = 256;
-
-// A Zipf-like popularity over n items (weight of rank k is 1/k, as measured for web pages and
-// clients): sample() returns a rank in [0, n).
-class Zipf {
- public:
-  explicit Zipf(size_t n) : cdf_(n) {
-    double sum = 0;
-    for (size_t k = 0; k < n; ++k) cdf_[k] = sum += 1.0 / static_cast<double>(k + 1);
-    for (double& c : cdf_) c /= sum;
-  }
-  size_t sample(InputGenerator& gen) const {
-    double u = uniformReal(gen, 0.0, 1.0);
-    return std::min<size_t>(std::upper_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin(),
-                            cdf_.size() - 1);
-  }
-
- private:
-  std::vector<double> cdf_;
-};
 
 template <size_t N>
 const char* pick(InputGenerator& gen, const std::array<const char*, N>& words) {

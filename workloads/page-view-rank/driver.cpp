@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "workload.h"
+#include "zipf.h"
 
 namespace warpsim::workloads {
 
@@ -15,24 +16,6 @@ constexpr uint32_t kThreads = 256;       // THREADS of page-view-rank.cu
 constexpr uint32_t kTile = 1024;         // TILE
 constexpr uint32_t kScanThreads = 1024;  // SCAN_THREADS
 constexpr int kKeyBits = 24;             // keys are 0xffffff - views (views <= records <= 2^23)
-
-// Weights 1/k over n ranks (Zipf with exponent 1): sample() gives a rank in [0, n).
-class Zipf {
- public:
-  explicit Zipf(size_t n) : cdf_(n) {
-    double sum = 0;
-    for (size_t k = 0; k < n; ++k) cdf_[k] = sum += 1.0 / static_cast<double>(k + 1);
-    for (double& c : cdf_) c /= sum;
-  }
-  size_t sample(InputGenerator& gen) const {
-    double u = uniformReal(gen, 0.0, 1.0);
-    return std::min<size_t>(std::upper_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin(),
-                            cdf_.size() - 1);
-  }
-
- private:
-  std::vector<double> cdf_;
-};
 
 // A web site of `pages` pages: page 0 is the home page, the rest fall into sections of 32 to 256
 // consecutive ids whose first page is the section's index. Every page links to the home page,
