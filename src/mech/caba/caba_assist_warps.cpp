@@ -35,44 +35,39 @@ bool CabaAssistWarps::holdReply(uint64_t line, uint32_t, uint8_t format, uint32_
                                 uint32_t ticket, timing::Cycle now) {
   if (format != kCompressedReply || data_ == nullptr) return false;
   const Held h{line, warpSlot, ticket, now};
-  if (!triggerDecompression(h)) {
-    if (notCompressibleNow_) return false;  // the data changed since the L2 sent it
-    waiting_.push_back(h);
-  }
+  const Trigger t = triggerDecompression(h);
+  if (t == Trigger::NotCompressed) return false;  // the data changed since the L2 sent it
+  if (t == Trigger::TableFull) waiting_.push_back(h);
   if (inFlight_.size() <= ticket) inFlight_.resize(ticket + 1);
   inFlight_[ticket] = h;
   return true;
 }
 
-bool CabaAssistWarps::triggerDecompression(const Held& h) {
-  notCompressibleNow_ = false;
+CabaAssistWarps::Trigger CabaAssistWarps::triggerDecompression(const Held& h) {
   timing::mem::readLineData(*data_, h.line, lineBytes_, line_);
   const CompressedLine c = compress(params_.algorithm, line_, lineBytes_, encoded_);
   if (!c.compressible) {
     ++notCompressible_;
-    notCompressibleNow_ = true;
-    return false;
+    return Trigger::NotCompressed;
   }
   const RoutineChoice r = routines_.decompression(c, encoded_);
   const uint64_t address = h.line;
   if (awc_.trigger(r.routine, h.warpSlot, Priority::High, r.activeMask, encoded_, c.bytes,
                    &address, 1, h.ticket) < 0)
-    return false;
+    return Trigger::TableFull;
   ++decompressions_;
   if (params_.check) {
     ++checked_;
     if (std::memcmp(awc_.lastOutput() + lineBytes_, line_, lineBytes_) != 0) ++checkFailures_;
   }
-  return true;
+  return Trigger::Started;
 }
 
-void CabaAssistWarps::retryWaiting() {
+void CabaAssistWarps::retryWaiting(timing::Cycle now) {
   while (!waiting_.empty()) {
-    if (!triggerDecompression(waiting_.front())) {
-      if (!notCompressibleNow_) return;  // still no room
-      // Incompressible now: released as it is at the next completion check.
-      memory_->releaseReply(waiting_.front().ticket, waiting_.front().since);
-    }
+    const Trigger t = triggerDecompression(waiting_.front());
+    if (t == Trigger::TableFull) return;  // still no room
+    if (t == Trigger::NotCompressed) memory_->releaseReply(waiting_.front().ticket, now);
     waiting_.pop_front();
   }
 }
@@ -88,7 +83,7 @@ void CabaAssistWarps::releaseFinished(timing::Cycle now) {
 
 bool CabaAssistWarps::next(uint32_t scheduler, Priority priority, timing::Cycle now,
                            timing::AssistInstr& out) {
-  if (!waiting_.empty()) retryWaiting();
+  if (!waiting_.empty()) retryWaiting(now);
   const bool r = awc_.next(scheduler, priority, now, out);
   return r;
 }

@@ -50,9 +50,11 @@ class CabaAssistWarps final : public timing::IAssistWarp, private timing::ReplyL
   };
   bool holdReply(uint64_t line, uint32_t sectors, uint8_t format, uint32_t warpSlot,
                  uint32_t ticket, timing::Cycle now) override;
-  // Triggers the decompression of a held reply; false when the table is full.
-  bool triggerDecompression(const Held& h);
-  void retryWaiting();
+  enum class Trigger : uint8_t { Started, TableFull, NotCompressed };
+  // Triggers the decompression of a held reply (NotCompressed: its data changed since the L2
+  // sent it and no longer compresses; it is used as it is).
+  Trigger triggerDecompression(const Held& h);
+  void retryWaiting(timing::Cycle now);
   void releaseFinished(timing::Cycle now);
 
   const MemoryCompressionParams params_;
@@ -64,7 +66,6 @@ class CabaAssistWarps final : public timing::IAssistWarp, private timing::ReplyL
   std::deque<Held> waiting_;       // held replies the table had no room for yet
   std::vector<Held> inFlight_;     // by ticket: held replies being decompressed
   uint8_t line_[128] = {}, encoded_[128] = {};
-  bool notCompressibleNow_ = false;  // the last trigger found the line incompressible
   uint64_t decompressions_ = 0, waitCycles_ = 0, checked_ = 0, checkFailures_ = 0,
            notCompressible_ = 0;
 };
