@@ -40,17 +40,21 @@ std::string decompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
   }
   if (B == 8) emit("mov.b64 %rd1, {%r5, %r6};");
   for (uint32_t pass = 0; pass * 32 < n; ++pass) {
-    emit(pass == 0 ? "mov.u32 %r7, %r0;" : fmt::format("add.u32 %r7, %r0, {};", 32 * pass));
-    // The delta at buf + DO + v * D.
-    emit(fmt::format("mad.lo.u32 %r8, %r7, {}, %r1;", D));
-    emit(fmt::format("add.u32 %r8, %r8, {};", DO));
-    emit("and.b32 %r9, %r8, -4;");
-    emit("ld.shared.u32 %r10, [%r9];");
-    emit("and.b32 %r11, %r8, 3;");
-    emit("shl.b32 %r11, %r11, 3;");
+    // %r7 holds v = tid + 32 * pass (the first pass uses tid itself).
+    const std::string v = pass == 0 ? "%r0" : "%r7";
+    if (pass != 0) emit(fmt::format("add.u32 %r7, %r0, {};", 32 * pass));
+    // The delta at buf + DO + v * D: one sign-extending byte load when it is a byte; wider
+    // deltas are unaligned, so two aligned words are loaded and funnel-shifted.
     if (D == 1) {
-      emit("bfe.s32 %r12, %r10, %r11, 8;");
+      emit("add.u32 %r8, " + v + ", %r1;");
+      emit(fmt::format("ld.shared.s8 %r12, [%r8+{}];", DO));
     } else {
+      emit(fmt::format("mad.lo.u32 %r8, {}, {}, %r1;", v, D));
+      emit(fmt::format("add.u32 %r8, %r8, {};", DO));
+      emit("and.b32 %r9, %r8, -4;");
+      emit("ld.shared.u32 %r10, [%r9];");
+      emit("and.b32 %r11, %r8, 3;");
+      emit("shl.b32 %r11, %r11, 3;");
       emit("ld.shared.u32 %r13, [%r9+4];");
       emit("shf.r.wrap.b32 %r12, %r10, %r13, %r11;");
       if (D == 2) emit("bfe.s32 %r12, %r12, 0, 16;");
@@ -62,20 +66,15 @@ std::string decompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
       emit("add.u32 %r14, %r5, %r12;");
     }
     if (mask) {  // bit v % 8 of mask byte v / 8 (at buf + 1 + v / 8): the zero base
-      emit("shr.u32 %r15, %r7, 3;");
+      emit("shr.u32 %r15, " + v + ", 3;");
       emit("add.u32 %r15, %r15, %r1;");
-      emit("add.u32 %r15, %r15, 1;");
-      emit("and.b32 %r16, %r15, -4;");
-      emit("ld.shared.u32 %r17, [%r16];");
-      emit("and.b32 %r15, %r15, 3;");
-      emit("shl.b32 %r15, %r15, 3;");
-      emit("and.b32 %r18, %r7, 7;");
-      emit("add.u32 %r15, %r15, %r18;");
-      emit("bfe.u32 %r19, %r17, %r15, 1;");
+      emit("ld.shared.u8 %r17, [%r15+1];");
+      emit("and.b32 %r18, " + v + ", 7;");
+      emit("bfe.u32 %r19, %r17, %r18, 1;");
       emit("setp.ne.u32 %p0, %r19, 0;");
       emit(B == 8 ? "selp.b64 %rd3, %rd2, %rd3, %p0;" : "selp.b32 %r14, %r12, %r14, %p0;");
     }
-    emit(fmt::format("mad.lo.u32 %r8, %r7, {}, %r1;", B));
+    emit(fmt::format("mad.lo.u32 %r8, {}, {}, %r1;", v, B));
     if (B == 8) {
       emit(fmt::format("st.shared.u64 [%r8+{}], %rd3;", L));
     } else if (B == 4) {
