@@ -40,6 +40,17 @@ class ReplyListener {
                          uint32_t ticket, Cycle now) = 0;
 };
 
+// Writes the SM transforms before they leave it (a line compressed by an assist warp): each
+// write-through store of a whole global line is offered to the listener, which may hold it.
+class StoreListener {
+ public:
+  virtual ~StoreListener() = default;
+  // A store by warp slot `warpSlot` writes every byte of the line at `line`; the L1 has taken
+  // it and the warp's instruction completes as usual. True: held; the write leaves the SM when
+  // the listener calls SmMemory::releaseStore with `ticket`. False: it leaves now, as it is.
+  virtual bool holdStore(uint64_t line, uint32_t warpSlot, uint32_t ticket, Cycle now) = 0;
+};
+
 // One SM's memory pipeline. Called from the SM's cycle, in core cycles.
 class SmMemory {
  public:
@@ -69,6 +80,17 @@ class SmMemory {
   // A held reply's data is usable from `now` on.
   virtual void releaseReply(uint32_t ticket, Cycle now) {
     (void)ticket;
+    (void)now;
+  }
+  // Whole-line stores go to `listener` before they leave (nullptr: none).
+  virtual void setStoreListener(StoreListener* listener) { (void)listener; }
+  // A held store leaves from `now` on, `bytes` long, in form `format` (0: plain data; else the
+  // memory compression's tag); until it has left, the SM's memory pipeline is not idle and its
+  // fences wait for it.
+  virtual void releaseStore(uint32_t ticket, uint8_t format, uint32_t bytes, Cycle now) {
+    (void)ticket;
+    (void)format;
+    (void)bytes;
     (void)now;
   }
 };

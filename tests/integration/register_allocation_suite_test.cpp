@@ -1,7 +1,8 @@
 // Register allocation changes no program output: every workload of the suite at its small size,
 // allocated at `minimal`, 32, 24 and 16 registers and at the smallest budget its kernels allow
 // (spill code and all), verifies against its CPU reference and leaves the same device memory,
-// bit for bit, as the run on virtual registers, in functional and in timing mode (gtx480).
+// bit for bit, as the run on virtual registers, in functional mode at every budget and in timing
+// mode at `minimal`, 16 and the smallest (gtx480).
 #include <gtest/gtest.h>
 
 #include <charconv>
@@ -73,6 +74,9 @@ TEST_P(EquivalenceWithRegisterAllocation, SameResultsAtEveryBudget) {
     ASSERT_EQ(base.result.error, "");
     for (const std::string& budget : {std::string("minimal"), std::string("32"),
                                       std::string("24"), std::string("16"), feasible}) {
+      // Timing mode at the budgets with the most and the least spill code only: the middle ones
+      // exercise no timing path the others do not, and each timing run costs a whole launch.
+      if (mode == "timing" && (budget == "32" || budget == "24")) continue;
       SCOPED_TRACE(mode + " mode, budget " + budget);
       const SuiteRun allocated = runAt(*w, mode, budget);
       ASSERT_EQ(allocated.result.error, "");

@@ -1,5 +1,6 @@
 #include "mech/caba/caba_assist_warps.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -10,14 +11,24 @@ namespace warpsim::mech::caba {
 
 CabaAssistWarps::CabaAssistWarps(const Context& context, const MemoryCompressionParams& memory,
                                  const timing::AssistControllerParams& controller,
-                                 uint32_t lineBytes)
+                                 uint32_t lineBytes, uint32_t storeBufferLines)
     : params_(memory),
       lineBytes_(lineBytes),
       memory_(context.memory),
       routines_(lineBytes),
-      awc_(routines_.store(), controller, context.schedulers, context.warpSlots) {
-  if (memory_ != nullptr) memory_->setReplyListener(this);
+      awc_(routines_.store(), controller, context.schedulers, context.warpSlots),
+      storeBufferLines_(storeBufferLines) {
+  if (memory_ != nullptr) {
+    memory_->setReplyListener(this);
+    memory_->setStoreListener(this);
+  }
 }
+
+namespace {
+// Finished routines name what they served: a held reply's ticket, or a held store's with this
+// bit.
+constexpr uint64_t kStoreCookie = uint64_t{1} << 32;
+}  // namespace
 
 void CabaAssistWarps::beginKernel(const KernelInfo& kernel) {
   data_ = kernel.memory;
@@ -25,10 +36,56 @@ void CabaAssistWarps::beginKernel(const KernelInfo& kernel) {
   awc_.resetCounters();
   waiting_.clear();
   decompressions_ = waitCycles_ = checked_ = checkFailures_ = notCompressible_ = 0;
+  compressions_ = storesCompressed_ = storeBufferOverflows_ = storeWaitCycles_ = 0;
 }
 
 uint32_t CabaAssistWarps::extraRegistersPerThread() const {
-  return routines_.decompressionRegisters();  // the store path is not modelled yet
+  const uint32_t compress = routines_.store().registers(routines_.compression(params_.algorithm).routine);
+  return std::max(routines_.decompressionRegisters(), compress);
+}
+
+bool CabaAssistWarps::holdStore(uint64_t line, uint32_t warpSlot, uint32_t ticket,
+                                timing::Cycle now) {
+  if (data_ == nullptr) return false;
+  if (storesHeld_ >= storeBufferLines_) {  // no room in the store buffer: it leaves plain
+    ++storeBufferOverflows_;
+    return false;
+  }
+  if (storesInFlight_.size() <= ticket) storesInFlight_.resize(ticket + 1);
+  storesInFlight_[ticket] = Held{line, warpSlot, ticket, now, 0};
+  ++storesHeld_;
+  if (!triggerCompression(ticket)) storesWaiting_.push_back(ticket);
+  return true;
+}
+
+bool CabaAssistWarps::triggerCompression(uint32_t ticket) {
+  Held& h = storesInFlight_[ticket];
+  timing::mem::readLineData(*data_, h.line, lineBytes_, line_);
+  const CompressedLine c = compress(params_.algorithm, line_, lineBytes_, encoded_);
+  const RoutineChoice r = routines_.compression(params_.algorithm);
+  const uint64_t address = h.line;
+  if (awc_.trigger(r.routine, h.warpSlot, Priority::Low, r.activeMask, line_, lineBytes_,
+                   &address, 1, kStoreCookie | ticket) < 0)
+    return false;
+  ++compressions_;
+  h.bytes = c.compressible ? c.bytes : 0;
+  if (params_.check) {
+    // The routine writes the encoded line after the plain one (BestOfAll runs BDI's routine).
+    const Algorithm ran = params_.algorithm == Algorithm::BestOfAll ? Algorithm::BdiCaba
+                                                                   : params_.algorithm;
+    const CompressedLine e =
+        ran == params_.algorithm ? c : compress(ran, line_, lineBytes_, encoded_);
+    const uint8_t* out = awc_.lastOutput() + lineBytes_;
+    ++checked_;
+    if (e.compressible ? std::memcmp(out, encoded_, e.bytes) != 0 : out[0] != 0xFF)
+      ++checkFailures_;
+  }
+  return true;
+}
+
+void CabaAssistWarps::retryStores() {
+  while (!storesWaiting_.empty() && triggerCompression(storesWaiting_.front()))
+    storesWaiting_.pop_front();
 }
 
 bool CabaAssistWarps::holdReply(uint64_t line, uint32_t, uint8_t format, uint32_t warpSlot,
@@ -76,6 +133,15 @@ void CabaAssistWarps::releaseFinished(timing::Cycle now) {
   uint64_t cookie;
   while (awc_.popFinished(cookie)) {
     const auto ticket = static_cast<uint32_t>(cookie);
+    if ((cookie & kStoreCookie) != 0) {
+      const Held& h = storesInFlight_[ticket];
+      storeWaitCycles_ += now - h.since;
+      if (h.bytes != 0) ++storesCompressed_;
+      --storesHeld_;
+      memory_->releaseStore(ticket, h.bytes != 0 ? kCompressedReply : 0,
+                            h.bytes != 0 ? h.bytes : lineBytes_, now);
+      continue;
+    }
     waitCycles_ += now - inFlight_[ticket].since;
     memory_->releaseReply(ticket, now);
   }
@@ -84,6 +150,7 @@ void CabaAssistWarps::releaseFinished(timing::Cycle now) {
 bool CabaAssistWarps::next(uint32_t scheduler, Priority priority, timing::Cycle now,
                            timing::AssistInstr& out) {
   if (!waiting_.empty()) retryWaiting(now);
+  if (!storesWaiting_.empty()) retryStores();
   const bool r = awc_.next(scheduler, priority, now, out);
   return r;
 }
@@ -100,7 +167,7 @@ void CabaAssistWarps::onCompleted(uint32_t tag, timing::Cycle now) {
 bool CabaAssistWarps::blocksWarp(uint32_t slot) const { return awc_.blocksWarp(slot); }
 
 timing::Cycle CabaAssistWarps::nextEvent(timing::Cycle now) const {
-  if (!waiting_.empty()) return now;
+  if (!waiting_.empty() || !storesWaiting_.empty()) return now;
   return awc_.nextEvent(now);
 }
 
@@ -109,6 +176,10 @@ void CabaAssistWarps::reportStats(nlohmann::json& out) const {
   out["decompressions"] = decompressions_;
   out["decompression_wait_cycles"] = waitCycles_;
   out["changed_before_decompression"] = notCompressible_;
+  out["compressions"] = compressions_;
+  out["stores_compressed"] = storesCompressed_;
+  out["store_buffer_overflows"] = storeBufferOverflows_;
+  out["store_wait_cycles"] = storeWaitCycles_;
   out["checked"] = checked_;
   out["check_failures"] = checkFailures_;
 }

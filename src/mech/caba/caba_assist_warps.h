@@ -10,7 +10,14 @@
 // released: the L1 fill completes and the waiting loads resume. A full assist warp table makes
 // the trigger wait (retried every cycle); the line cannot be used undecompressed.
 //
-// Store path: not modelled yet (stores reach the L2 as the hardware designs see them; README.md).
+// Store path (digest B.6): a write-through store of a whole global line is held in the SM's
+// store buffer (store_buffer_lines, in dedicated L1 sets) while a low-priority assist warp runs
+// the compression routine on the line's real data for the storing warp (in idle issue slots
+// only); when it completes, the line leaves compressed (its compressed size on the request
+// network, the L2 keeps it compressed) or, incompressible, plain. A full store buffer sends the
+// store plain at once (an overflow: the L2 and DRAM then hold the line uncompressed until an SM
+// sends it compressed again). Stores of parts of lines leave plain (the partial-write
+// protocol's round trip is not modelled: README.md).
 //
 // Registers: the store's largest routine adds its registers to every thread's requirement
 // (extraRegistersPerThread), as the compiler reserves them for enabled routines.
@@ -26,10 +33,13 @@
 
 namespace warpsim::mech::caba {
 
-class CabaAssistWarps final : public timing::IAssistWarp, private timing::ReplyListener {
+class CabaAssistWarps final : public timing::IAssistWarp,
+                              private timing::ReplyListener,
+                              private timing::StoreListener {
  public:
   CabaAssistWarps(const Context& context, const MemoryCompressionParams& memory,
-                  const timing::AssistControllerParams& controller, uint32_t lineBytes);
+                  const timing::AssistControllerParams& controller, uint32_t lineBytes,
+                  uint32_t storeBufferLines);
 
   bool active() const override { return true; }
   void beginKernel(const KernelInfo& kernel) override;
@@ -47,9 +57,14 @@ class CabaAssistWarps final : public timing::IAssistWarp, private timing::ReplyL
     uint64_t line = 0;
     uint32_t warpSlot = 0, ticket = 0;
     timing::Cycle since = 0;
+    uint32_t bytes = 0;  // a store: its compressed size (0: it leaves plain)
   };
   bool holdReply(uint64_t line, uint32_t sectors, uint8_t format, uint32_t warpSlot,
                  uint32_t ticket, timing::Cycle now) override;
+  bool holdStore(uint64_t line, uint32_t warpSlot, uint32_t ticket, timing::Cycle now) override;
+  // Triggers the compression of held store `ticket`; false: the table is full.
+  bool triggerCompression(uint32_t ticket);
+  void retryStores();
   enum class Trigger : uint8_t { Started, TableFull, NotCompressed };
   // Triggers the decompression of a held reply (NotCompressed: its data changed since the L2
   // sent it and no longer compresses; it is used as it is).
@@ -65,9 +80,15 @@ class CabaAssistWarps final : public timing::IAssistWarp, private timing::ReplyL
   timing::AssistWarpController awc_;
   std::deque<Held> waiting_;       // held replies the table had no room for yet
   std::vector<Held> inFlight_;     // by ticket: held replies being decompressed
+  const uint32_t storeBufferLines_;
+  std::deque<uint32_t> storesWaiting_;  // tickets of held stores the table had no room for yet
+  std::vector<Held> storesInFlight_;  // by ticket: held stores (the store buffer)
+  uint32_t storesHeld_ = 0;
   uint8_t line_[128] = {}, encoded_[128] = {};
   uint64_t decompressions_ = 0, waitCycles_ = 0, checked_ = 0, checkFailures_ = 0,
            notCompressible_ = 0;
+  uint64_t compressions_ = 0, storesCompressed_ = 0, storeBufferOverflows_ = 0,
+           storeWaitCycles_ = 0;
 };
 
 }  // namespace warpsim::mech::caba

@@ -132,7 +132,9 @@ timing::mem::CompressedTransfer CompressedMemory::transfer(uint64_t line, uint32
   ++d.lines;
   d.baselineBursts += asked;
   LineState& s = dramState(line);
-  if (sectors == allSectors_) {
+  if (!plain_.empty() && plain_.count(line) != 0) {
+    s = LineState{static_cast<uint8_t>(fullBursts_), 0, 0, static_cast<uint16_t>(lineBytes_)};
+  } else if (sectors == allSectors_) {
     s = compressNow(line);
   } else if (compressed(s)) {
     // Merge into the compressed copy: read it whole, write the merged line whole.
@@ -161,7 +163,7 @@ timing::mem::ReplyCost CompressedMemory::reply(uint64_t line, uint32_t sectors, 
   ++stats_.replies;
   stats_.replyBaselineBytes += bytes;
   timing::mem::ReplyCost r{bytes, 0};
-  if (params_.placement == Placement::L2) {
+  if (params_.placement == Placement::L2 && (plain_.empty() || plain_.count(line) == 0)) {
     const LineState s = compressNow(line);  // the L2's copy, compressed from its data
     if (compressed(s) && s.bytes < bytes) {
       ++stats_.compressedReplies;
@@ -172,6 +174,19 @@ timing::mem::ReplyCost CompressedMemory::reply(uint64_t line, uint32_t sectors, 
   }
   stats_.replyBytes += r.bytes;
   return r;
+}
+
+void CompressedMemory::written(uint64_t line, uint32_t sectors, uint8_t format) {
+  if (params_.agent != Agent::AssistWarp) return;
+  if (sectors != allSectors_) {
+    ++stats_.storesPartial;
+  } else if (format != 0) {
+    ++stats_.storesCompressed;
+    plain_.erase(line);
+  } else {
+    ++stats_.storesPlain;
+    plain_.insert(line);
+  }
 }
 
 void CompressedMemory::reportStats(nlohmann::json& out) const {

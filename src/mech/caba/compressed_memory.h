@@ -14,6 +14,12 @@
 // in a per-controller metadata cache; a miss adds a one-burst DRAM read, the eviction of a dirty
 // metadata line a one-burst write.
 //
+// Agent assist-warp: nothing at the L2 or the controller compresses. A line written whole by an
+// SM is as the SM sent it: compressed by its assist warp, or plain when its store buffer was
+// full, and then stays plain in the L2 and in DRAM until an SM sends it compressed again. Parts
+// of lines written by the SMs keep the line's state from its data (the partial-write protocol's
+// outcome, whose round trip is not modelled: README.md).
+//
 // Placement dram: the controller decompresses fills (decompress_cycles) and L2 and the reply
 // network see whole lines. Placement l2: the L2 holds the compressed line, a reply that is
 // smaller compressed crosses the reply network compressed and is decompressed on its way into
@@ -21,6 +27,7 @@
 #pragma once
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "mech/caba/memory_params.h"
 #include "mech/caba/memory_stats.h"
@@ -35,6 +42,7 @@ class CompressedMemory final : public timing::mem::IMemoryCompression {
 
   timing::mem::CompressedTransfer transfer(uint64_t line, uint32_t sectors, bool write) override;
   timing::mem::ReplyCost reply(uint64_t line, uint32_t sectors, uint32_t bytes) override;
+  void written(uint64_t line, uint32_t sectors, uint8_t format) override;
   uint32_t maxSideRequests() const override { return 3; }
   void beginKernel() override { stats_ = MemoryCompressionStats{}; }
   void reportStats(nlohmann::json& out) const override;
@@ -62,6 +70,9 @@ class CompressedMemory final : public timing::mem::IMemoryCompression {
   const uint64_t channel_;
   const uint32_t lineBytes_, sectorBytes_, fullBursts_, allSectors_;
   std::unordered_map<uint64_t, LineState> dram_;
+  // Assist-warp agent: lines whose last whole-line store reached the L2 plain (the SM's store
+  // buffer overflowed). Nothing compresses them until a store sends them compressed again.
+  std::unordered_set<uint64_t> plain_;
   MetadataCache metadata_;
   MemoryCompressionStats stats_;
   uint8_t data_[256] = {}, encoded_[256] = {}, decoded_[256] = {};

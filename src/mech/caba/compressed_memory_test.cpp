@@ -125,6 +125,39 @@ TEST(CompressedMemory, RepliesCrossTheNetworkCompressedWhenTheL2HoldsCompressedL
   EXPECT_EQ(cm.stats().replyBaselineBytes, 128u + 32u + 32u + 128u + 32u);
 }
 
+TEST(CompressedMemory, AssistWarpLinesAreAsTheSmsSentThem) {
+  Memory m;
+  MemoryCompressionParams p;
+  p.agent = Agent::AssistWarp;
+  CompressedMemory cm(context(m), p);
+  const uint64_t line = m.base + 128;  // compresses to 25 bytes
+  ASSERT_EQ(cm.reply(line, 0xF, 128).bytes, 25u);
+  // An SM sent the whole line plain (its store buffer was full): the L2 and DRAM keep it so.
+  cm.written(line, 0xF, 0);
+  EXPECT_EQ(cm.reply(line, 0xF, 128).bytes, 128u);
+  EXPECT_EQ(cm.reply(line, 0xF, 128).format, 0u);
+  CompressedTransfer t = cm.transfer(line, 0xF, true);
+  EXPECT_EQ(t.bursts, 4u);
+  EXPECT_EQ(cm.transfer(line, 0x1, false).bursts, 1u);  // sector by sector
+  // A part of it written: still plain.
+  cm.written(line, 0x1, 0);
+  EXPECT_EQ(cm.reply(line, 0xF, 128).bytes, 128u);
+  // Sent compressed again: compressed in the L2, and in DRAM at its next write-back.
+  cm.written(line, 0xF, kCompressedReply);
+  const timing::mem::ReplyCost r = cm.reply(line, 0xF, 128);
+  EXPECT_EQ(r.bytes, 25u);
+  EXPECT_EQ(r.format, kCompressedReply);
+  EXPECT_EQ(cm.transfer(line, 0xF, true).bursts, 1u);
+  EXPECT_EQ(cm.stats().storesPlain, 1u);
+  EXPECT_EQ(cm.stats().storesPartial, 1u);
+  EXPECT_EQ(cm.stats().storesCompressed, 1u);
+  // The dedicated-hardware designs compress at the L2 whatever the SM sent.
+  CompressedMemory hw(context(m), MemoryCompressionParams{});
+  hw.written(line, 0xF, 0);
+  EXPECT_EQ(hw.reply(line, 0xF, 128).bytes, 25u);
+  EXPECT_EQ(hw.stats().storesPlain, 0u);
+}
+
 TEST(CompressedMemory, WriteBacksCompressTheWrittenLineAgain) {
   Memory m;
   CompressedMemory cm(context(m), MemoryCompressionParams{});

@@ -37,6 +37,10 @@ void MemoryCompressionStats::report(nlohmann::json& out, Algorithm algorithm) co
   add(r, "compressed", compressedReplies);
   add(r, "bytes", replyBytes);
   add(r, "baseline_bytes", replyBaselineBytes);
+  nlohmann::json& st = out["stores"];
+  add(st, "compressed_lines", storesCompressed);
+  add(st, "plain_lines", storesPlain);
+  add(st, "partial", storesPartial);
   add(out, "lines_compressed", compressions);
   add(out, "transfers_outside_device_memory", unknownLines);
   add(out, "line_bursts", lineBursts);

@@ -26,6 +26,9 @@ struct MemoryCompressionStats {
   uint64_t lineBursts = 0;        // their bursts compressed ...
   uint64_t lineBurstsFull = 0;    // ... and uncompressed (the data's compression ratio)
   uint64_t checked = 0, checkFailures = 0;
+  // Stores from the SMs reaching the L2 (assist-warp agent): whole lines compressed by the SM,
+  // whole lines sent plain (kept uncompressed until compressed again), parts of lines.
+  uint64_t storesCompressed = 0, storesPlain = 0, storesPartial = 0;
   // Lines compressed per (algorithm, encoding).
   static constexpr uint32_t kAlgorithms = 5;
   std::array<std::array<uint64_t, 256>, kAlgorithms> encodings{};

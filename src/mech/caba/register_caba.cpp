@@ -22,7 +22,8 @@ void registerMechanism_caba(PluginRegistry& registry) {
   registry.add<IAssistWarp>(
       "caba",
       "CABA assist warps: compressed lines arriving at the SM are decompressed by high-priority "
-      "assist-warp routines (PTX) before the loads waiting for them resume",
+      "assist-warp routines (PTX) before the loads waiting for them resume; whole-line stores "
+      "are compressed by low-priority ones before they leave",
       [](const IAssistWarp::Context& c) -> std::unique_ptr<IAssistWarp> {
         if (c.tree == nullptr)
           throw config::Error("config: error: sm.assist_warp.impl = \"caba\" needs the configuration");
@@ -30,7 +31,13 @@ void registerMechanism_caba(PluginRegistry& registry) {
             mech::caba::readMemoryCompressionParams(c.tree->section("compression"));
         const AssistControllerParams controller = readAssistControllerParams(c.section);
         const uint32_t line = c.tree->section("l2").u32("line", 128, "L2 line size in bytes");
-        return std::make_unique<mech::caba::CabaAssistWarps>(c, memory, controller, line);
+        config::Section section = c.section;
+        const uint32_t storeBuffer = section.u32(
+            "store_buffer_lines", 16,
+            "whole-line stores the SM holds while assist warps compress them (dedicated L1 sets)",
+            0, 64);
+        return std::make_unique<mech::caba::CabaAssistWarps>(c, memory, controller, line,
+                                                             storeBuffer);
       });
 }
 

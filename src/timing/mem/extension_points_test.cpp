@@ -93,6 +93,41 @@ struct HoldingListener final : ReplyListener {
   std::vector<Held> held;
 };
 
+// Holds (or refuses) every whole-line store offered to it and remembers it.
+struct HoldingStoreListener final : StoreListener {
+  bool holdStore(uint64_t line, uint32_t slot, uint32_t t, Cycle now) override {
+    offered.push_back({line, slot, t, now});
+    return hold;
+  }
+  struct Offered {
+    uint64_t line;
+    uint32_t slot, ticket;
+    Cycle at;
+  };
+  std::vector<Offered> offered;
+  bool hold = true;
+};
+
+// No compression; records the form of every store reaching the L2.
+struct StoreForm {
+  uint64_t line;
+  uint32_t sectors;
+  uint8_t format;
+};
+class StoreFormCompression final : public IMemoryCompression {
+ public:
+  explicit StoreFormCompression(std::vector<StoreForm>& writes) : writes_(writes) {}
+  CompressedTransfer transfer(uint64_t, uint32_t sectors, bool) override {
+    return {static_cast<uint32_t>(std::popcount(sectors))};
+  }
+  void written(uint64_t line, uint32_t sectors, uint8_t format) override {
+    writes_.push_back({line, sectors, format});
+  }
+
+ private:
+  std::vector<StoreForm>& writes_;
+};
+
 struct TestPlugins final : MemoryPlugins {
   std::unique_ptr<ICachePolicy> cachePolicy(const ICachePolicy::Context& c) override {
     if (std::string(c.level) == "l1" && l1Policy) return l1Policy(c);
@@ -100,6 +135,7 @@ struct TestPlugins final : MemoryPlugins {
   }
   std::unique_ptr<IMemoryCompression> compression(const IMemoryCompression::Context&) override {
     if (oneBurst) return std::make_unique<OneBurstCompression>();
+    if (recordStores) return std::make_unique<StoreFormCompression>(stores);
     if (wholeLine) {
       auto c = std::make_unique<WholeLineCompression>();
       c->format = replyFormat;
@@ -118,7 +154,8 @@ struct TestPlugins final : MemoryPlugins {
   }
   BaselineMemoryPlugins base;
   std::function<std::unique_ptr<ICachePolicy>(const ICachePolicy::Context&)> l1Policy;
-  bool oneBurst = false, zeroPath = false, wholeLine = false;
+  bool oneBurst = false, zeroPath = false, wholeLine = false, recordStores = false;
+  std::vector<StoreForm> stores;
   uint8_t replyFormat = 0;
   ZeroLoadPath* path = nullptr;
 };
@@ -256,6 +293,64 @@ TEST(MemoryCompression, RepliesInAnotherFormWaitForTheListenersRelease) {
   // Another sector of the line: the L1 holds only the released sector; the L2 reply is held too.
   EXPECT_EQ(d.latency(record(ir::Op::Ld, ir::Space::Global, kA + 64, 0)), kNever);
   EXPECT_EQ(listener.held.size(), 2u);
+}
+
+TEST(StoreListener, AHeldWholeLineStoreLeavesWhenReleasedInItsFormAndFencesWaitForIt) {
+  TestPlugins plugins;
+  plugins.recordStores = true;
+  Driver d(tinyParams(), plugins);
+  HoldingStoreListener listener;
+  d.sys.unit(0).setStoreListener(&listener);
+  func::ExecRecord st = record(ir::Op::St, ir::Space::Global, kA, 4);  // the whole line
+  st.warpSlot = 7;
+  // The store completes for its warp as any store does: it is in the store buffer.
+  EXPECT_EQ(d.latency(st), 1u);
+  ASSERT_EQ(listener.offered.size(), 1u);
+  EXPECT_EQ(listener.offered[0].line, kA);
+  EXPECT_EQ(listener.offered[0].slot, 7u);
+  // A fence waits while the store is held: nothing reaches the L2, the unit is not idle.
+  d.sys.unit(0).accept(record(ir::Op::Membar, ir::Space::None, 0, 0), 2, d.now);
+  uint32_t token = 0;
+  for (const Cycle until = d.now + 300; d.now < until; ++d.now) {
+    d.sys.advanceTo(d.now * 1000);
+    d.sys.unit(0).cycle(d.now);
+    ASSERT_FALSE(d.sys.unit(0).popCompleted(token)) << "the fence completed at " << d.now;
+  }
+  EXPECT_TRUE(plugins.stores.empty());
+  EXPECT_FALSE(d.sys.unit(0).idle());
+  // Released in form 3, 20 bytes long: one flit with its 8-byte header where the plain line
+  // takes five.
+  d.sys.unit(0).releaseStore(listener.offered[0].ticket, 3, 20, d.now);
+  bool fenced = false;
+  for (const Cycle until = d.now + 300; d.now < until && !fenced; ++d.now) {
+    d.sys.advanceTo(d.now * 1000);
+    d.sys.unit(0).cycle(d.now);
+    fenced = d.sys.unit(0).popCompleted(token);
+  }
+  ASSERT_TRUE(fenced);
+  EXPECT_EQ(token, 2u);
+  ASSERT_EQ(plugins.stores.size(), 1u);
+  EXPECT_EQ(plugins.stores[0].line, kA);
+  EXPECT_EQ(plugins.stores[0].sectors, 0xFu);
+  EXPECT_EQ(plugins.stores[0].format, 3u);
+  nlohmann::json s;
+  d.sys.reportStats(s);
+  EXPECT_EQ(s["icnt"]["flits"], 2);  // the write and its acknowledgement
+  // A store of part of a line is not offered and leaves plain; a refused whole line too.
+  EXPECT_EQ(d.latency(record(ir::Op::St, ir::Space::Global, kA + 128, 0)), 1u);
+  listener.hold = false;
+  EXPECT_EQ(d.latency(record(ir::Op::St, ir::Space::Global, kA + 256, 4)), 1u);
+  for (const Cycle until = d.now + 300; d.now < until; ++d.now) {
+    d.sys.advanceTo(d.now * 1000);
+    d.sys.unit(0).cycle(d.now);
+  }
+  EXPECT_EQ(listener.offered.size(), 2u);
+  ASSERT_EQ(plugins.stores.size(), 3u);
+  EXPECT_EQ(plugins.stores[1].sectors, 0x1u);
+  EXPECT_EQ(plugins.stores[1].format, 0u);
+  EXPECT_EQ(plugins.stores[2].sectors, 0xFu);
+  EXPECT_EQ(plugins.stores[2].format, 0u);
+  EXPECT_TRUE(d.sys.unit(0).idle());
 }
 
 TEST(Registration, BaselinesAreRegisteredByName) {

@@ -4,6 +4,9 @@
 //   transfer(line, sectors, false)  for every DRAM read (a fill, or a read that bypasses the L2)
 //   transfer(line, sectors, true)   for every DRAM write (write-back of dirty sectors)
 //   reply(line, sectors)            for every read reply the slice sends to an SM
+//   written(line, sectors, format)  for every store that reaches it from an SM, in the form the
+//                                   SM sent it (a model whose lines are compressed at the SMs
+//                                   learns there what the L2 holds)
 // The answer of a DRAM transfer may widen it (a compressed line is read whole: every sector),
 // set its bursts on the data bus, add cycles before the data is usable (decompression), and ask
 // for side traffic the slice puts in the DRAM queue beside it: a read and/or a write of one
@@ -69,6 +72,13 @@ class IMemoryCompression {
     (void)line;
     (void)sectors;
     return ReplyCost{bytes, 0, 0};
+  }
+  // A write from an SM of sectors `sectors` of the line at `line` reached the L2, in form
+  // `format` (0: plain data; else the compression's tag, set by the SM's store listener).
+  virtual void written(uint64_t line, uint32_t sectors, uint8_t format) {
+    (void)line;
+    (void)sectors;
+    (void)format;
   }
   // The most side requests (reads and writes together) one transfer may add: the slice keeps
   // that much room in the DRAM queue before it starts one.

@@ -131,7 +131,10 @@ AccessResult L1DataCache::load(const LineAccess& a, Cycle now) {
 
 AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle now) {
   const bool through = policy != WritePolicy::WriteBackAllocate;
+  // A deferred write-through store sends nothing now (the caller sends it later).
+  const uint32_t sends = through && !a.deferWrite ? 1 : 0;
   if (!enabled_) {
+    if (a.deferWrite) return AccessResult::Done;
     if (port_.room() == 0) {
       port_.noteStall();
       return AccessResult::Stalled;
@@ -142,7 +145,7 @@ AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle n
   const uint32_t set = setOf(a.line);
   const uint32_t way = tags_.find(set, a.line);
   if (way != kNoWay) {
-    if (through && port_.room() == 0) {
+    if (sends != 0 && port_.room() == 0) {
       port_.noteStall();
       return AccessResult::Stalled;
     }
@@ -159,11 +162,12 @@ AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle n
     const CacheAccessInfo info = infoOf(a, true);
     // Not allocating: the data goes down (also for a write-back space the policy bypasses).
     if (policy == WritePolicy::WriteThroughNoAllocate || policy_.bypass(info)) {
-      if (port_.room() == 0) {
+      if (!a.deferWrite && port_.room() == 0) {
         port_.noteStall();
         return AccessResult::Stalled;
       }
-      port_.send(PacketKind::Write, a.line, a.sectors, a.bytes, ReplyTo::None, 0, a.origin);
+      if (!a.deferWrite)
+        port_.send(PacketKind::Write, a.line, a.sectors, a.bytes, ReplyTo::None, 0, a.origin);
       ++stats_.misses;
       ++stats_.accesses;
       ++stats_.writes;
@@ -171,7 +175,7 @@ AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle n
     }
     const uint32_t victim = tags_.victim(set);
     if (victim == kNoWay) return AccessResult::Stalled;
-    if (port_.room() < (through ? 1u : 0u) + packetsForVictim(set, victim)) {
+    if (port_.room() < sends + packetsForVictim(set, victim)) {
       port_.noteStall();
       return AccessResult::Stalled;
     }
@@ -182,7 +186,7 @@ AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle n
     if (!through) line.dirty = a.sectors;
     ++stats_.misses;
   }
-  if (through)
+  if (sends != 0)
     port_.send(PacketKind::Write, a.line, a.sectors, a.bytes, ReplyTo::None, 0, a.origin);
   ++stats_.accesses;
   ++stats_.writes;

@@ -49,6 +49,7 @@ struct LineAccess {
   uint32_t slot = 0;   // instruction slot waiting for it
   RequestOrigin origin;
   bool uncached = false;  // volatile or uncached global load: skip the tags
+  bool deferWrite = false;  // write-through store: update the tags, the caller sends the data
 };
 
 enum class AccessResult : uint8_t { Done, Waiting, Stalled };
@@ -63,6 +64,8 @@ class L1DataCache {
   // Done: the store left (or stayed in) the L1.
   AccessResult store(const LineAccess& a, WritePolicy policy, Cycle now);
   // A ReadReply for MSHR `mshr` brought `sectors`.
+  // The sector mask of a whole line.
+  uint32_t allSectors() const { return tags_.allSectors(); }
   void fill(uint32_t mshr, uint32_t sectors, Cycle now);
   // Drops `line`; returns its dirty sectors (the caller writes them back).
   uint32_t invalidate(uint64_t line);

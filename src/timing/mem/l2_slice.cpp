@@ -218,6 +218,7 @@ bool L2Slice::processWrite(uint32_t packet, uint64_t lineAddr, uint32_t sectors,
     ++stats_.misses;
   }
   if (p.kind == PacketKind::Write) {
+    if (w_.compression != nullptr) w_.compression->written(lineAddr, sectors, p.format);
     p.kind = PacketKind::WriteAck;
     p.bytes = 0;
     pushReply(packet, now);

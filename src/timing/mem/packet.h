@@ -43,7 +43,8 @@ struct Packet {
   ir::Space space = ir::Space::Global;
   uint8_t warp = 0;
   uint8_t warpSlot = 0;  // the requesting warp's slot on its SM
-  uint8_t format = 0;    // read reply: 0 plain data, else the compression's tag of its form
+  uint8_t format = 0;    // read reply or write: 0 plain data, else the compression's tag of
+                         // its form
 };
 
 // Slots are reused through a free list; the pool grows (rarely, while warming up) only when

@@ -98,6 +98,7 @@ RequestOrigin SmMemoryUnit::originOf(const Access& a) const {
 void SmMemoryUnit::cycle(Cycle now) {
   lastCycle_ = now;
   takeReply(now);
+  if (heldStores_.waitingForPort()) heldStores_.send(port_);
   if (!fences_.empty()) {
     size_t kept = 0;
     for (const FenceWait& f : fences_) {
@@ -176,6 +177,10 @@ void SmMemoryUnit::deliver(ReplyTo to, uint32_t tag, uint32_t sectors, Cycle now
   }
 }
 
+void SmMemoryUnit::releaseStore(uint32_t ticket, uint8_t format, uint32_t bytes, Cycle) {
+  heldStores_.release(ticket, format, bytes);
+}
+
 void SmMemoryUnit::releaseReply(uint32_t ticket, Cycle now) {
   if (ticket >= held_.size() || !held_[ticket].live) return;
   HeldReply& h = held_[ticket];
@@ -211,7 +216,17 @@ bool SmMemoryUnit::startAccess(const Access& a, Cycle now) {
         if (r == AccessResult::Done) completeAccess(a.slot, now + l1.hitLatency);
       } else {
         const WritePolicy wp = a.space == ir::Space::Local ? l1.localWrite : l1.globalWrite;
+        // A write-through store of a whole global line goes to the store listener, which may
+        // hold it (to compress it) before it leaves.
+        la.deferWrite = storeListener_ != nullptr && a.space == ir::Space::Global &&
+                        a.sectors == l1_.allSectors() && wp != WritePolicy::WriteBackAllocate &&
+                        !heldStores_.full();
         if (l1_.store(la, wp, now) == AccessResult::Stalled) return false;
+        if (la.deferWrite) {
+          const uint32_t ticket = heldStores_.reserve({la.line, la.sectors, la.bytes, la.origin, 0});
+          if (!storeListener_->holdStore(la.line, la.origin.warpSlot, ticket, now))
+            heldStores_.release(ticket, 0, la.bytes);
+        }
         completeAccess(a.slot, now + 1);
       }
       break;
@@ -239,10 +254,11 @@ bool SmMemoryUnit::startAccess(const Access& a, Cycle now) {
       completeAccess(a.slot, now + a.value);
       break;
     case Kind::Fence:
-      if (writesAcked_ >= port_.writesSent()) {
+      // Stores still held count as sent before the fence (they are sent before it completes).
+      if (heldStores_.pending() == 0 && writesAcked_ >= port_.writesSent()) {
         completeAccess(a.slot, now + 1);
       } else {
-        fences_.push_back(FenceWait{a.slot, port_.writesSent()});
+        fences_.push_back(FenceWait{a.slot, port_.writesSent() + heldStores_.pending()});
       }
       break;
     case Kind::Writeback: {
@@ -279,13 +295,15 @@ void SmMemoryUnit::takeRepliesWhileEmpty() {
 
 bool SmMemoryUnit::idle() const {
   // No instruction in flight, no reply on its way (MSHR fills, acknowledgements, prefetches),
-  // no write-back waiting, no reply held for its listener.
+  // no write-back waiting, no reply or store held for a listener.
   return freeSlots_.size() == kMaxSlots && port_.awaited() == 0 && side_.empty() &&
-         heldCount_ == 0;
+         heldCount_ == 0 && heldStores_.pending() == 0;
 }
 
 Cycle SmMemoryUnit::nextEvent(Cycle now) const {
-  if (!completed_.empty() || wiring_.replies->hasPacket(wiring_.sm)) return now;
+  if (!completed_.empty() || wiring_.replies->hasPacket(wiring_.sm) ||
+      heldStores_.waitingForPort())
+    return now;
   Cycle next = kNever;
   if (!side_.empty() || !queue_.empty()) next = std::max(now, portFree_);
   if (!due_.empty()) next = std::min(next, std::max(now, due_.front().at));

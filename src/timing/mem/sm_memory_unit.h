@@ -38,6 +38,7 @@
 #include "timing/mem/coalescer.h"
 #include "timing/mem/constant_cache.h"
 #include "timing/mem/i_local_memory_path.h"
+#include "timing/mem/held_stores.h"
 #include "timing/mem/l1_data_cache.h"
 #include "timing/mem/shared_banks.h"
 #include "timing/sm_memory.h"
@@ -69,6 +70,8 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   Cycle nextEvent(Cycle now) const override;
   void setReplyListener(ReplyListener* listener) override { listener_ = listener; }
   void releaseReply(uint32_t ticket, Cycle now) override;
+  void setStoreListener(StoreListener* listener) override { storeListener_ = listener; }
+  void releaseStore(uint32_t ticket, uint8_t format, uint32_t bytes, Cycle now) override;
 
   // Whether an accepted instruction has not been popped yet.
   bool hasInstructions() const;
@@ -189,6 +192,10 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   std::vector<HeldReply> held_;
   std::vector<uint32_t> freeTickets_;
   uint32_t heldCount_ = 0;
+
+  // Whole-line stores the store listener holds (compressed before they leave).
+  StoreListener* storeListener_ = nullptr;
+  HeldStores heldStores_;
 };
 
 }  // namespace warpsim::timing::mem

@@ -38,7 +38,8 @@ class SmPort {
 
   // Sends a request; the caller checked room(). Write-type requests count in writesSent().
   void send(PacketKind kind, uint64_t addr, uint32_t sectors, uint32_t bytes, ReplyTo replyTo,
-            uint32_t tag, const RequestOrigin& origin, uint32_t atomicOps = 1) {
+            uint32_t tag, const RequestOrigin& origin, uint32_t atomicOps = 1,
+            uint8_t format = 0) {
     const uint32_t i = pool_.allocate();
     Packet& p = pool_[i];
     p.addr = addr;
@@ -54,6 +55,7 @@ class SmPort {
     p.warpSlot = origin.warpSlot;
     p.space = origin.space;
     p.atomicOps = static_cast<uint16_t>(atomicOps);
+    p.format = format;
     const DramAddress where = mapping_.map(addr);
     p.slice = static_cast<uint16_t>(where.channel * slicesPerChannel_ +
                                     (where.local / granule_) % slicesPerChannel_);
