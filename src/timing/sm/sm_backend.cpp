@@ -73,11 +73,14 @@ void Sm::Impl::finish(uint32_t fid, Cycle t) {
   hazardValid &= ~(uint64_t{1} << f.slot);
   blocked &= ~(uint64_t{1} << f.slot);
   if (f.assist) {
+    // Assist instructions do not hold their parent's slot: a low-priority routine may outlive
+    // the warp that triggered it (a store's compression).
+    freeInflight.push_back(fid);
     assist->onCompleted(f.assistTag, t);
-  } else {
-    scoreboard.release(f.slot, *f.decoded);
-    if (f.decoded->has(DecodedInstr::kMemory)) --w.outstandingMem;
+    return;
   }
+  scoreboard.release(f.slot, *f.decoded);
+  if (f.decoded->has(DecodedInstr::kMemory)) --w.outstandingMem;
   --w.inflight;
   freeInflight.push_back(fid);
   if (w.exited && w.inflight == 0) freeSlot(f.slot);

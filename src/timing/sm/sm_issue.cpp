@@ -318,7 +318,6 @@ void Sm::Impl::issueAssist(const AssistInstr& a, Cycle t) {
   rr.unit = a.unit;
   collectorOwner[rf->allocate(rr, t)] = fid;
   ++groups[w.partition * kNumUnitClasses + static_cast<unsigned>(a.unit)].waiting;
-  ++w.inflight;
   assist->onIssued(a, t);
 }
 
