@@ -24,69 +24,17 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 
-die() {  # die <status> <message>
-  echo "run.sh: $2" >&2
-  exit "$1"
-}
+# shellcheck source=scripts/experiment_common.sh
+. "$root/scripts/experiment_common.sh"  # options, checks, run_sweep
 
-absolute() {
-  case $1 in
-    /*) echo "$1" ;;
-    *) echo "$PWD/$1" ;;
-  esac
-}
-
-warpsim=$root/build/apps/warpsim/warpsim
-jobs=2
 out=$root/build/experiments/avc
-docs=$root/docs/results
-no_run=0
-sweep_options=()
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --warpsim | --jobs | --out | --docs)
-      [[ $# -ge 2 ]] || die 2 "$1 needs a value"
-      case $1 in
-        --warpsim) warpsim=$(absolute "$2") ;;
-        --jobs) jobs=$2 ;;
-        --out) out=$(absolute "$2") ;;
-        --docs) docs=$(absolute "$2") ;;
-      esac
-      shift 2
-      ;;
-    --no-run)
-      no_run=1
-      shift
-      ;;
-    --)
-      shift
-      sweep_options=("$@")
-      break
-      ;;
-    -h | --help)
-      sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
-      exit 0
-      ;;
-    *) die 2 "unknown option '$1' (see --help)" ;;
-  esac
-done
-[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die 2 "--jobs '$jobs': expected a positive whole number"
-[[ -x "$warpsim" ]] ||
-  die 1 "no simulator at $warpsim (build it: cmake --build build --target warpsim; or --warpsim PATH)"
-python=${WARPSIM_PYTHON:-python3}
-
-sweep() {  # sweep <spec> <dir>
-  local status=0
-  "$warpsim" sweep "$1" --out "$2" --jobs "$jobs" "${sweep_options[@]}" || status=$?
-  ((status == 3)) && die 3 "some points did not pass (see above, or: $warpsim sweep status $2); page not written"
-  ((status == 0)) || die 1 "warpsim sweep $1 failed (exit status $status)"
-}
+parse_options "$@"
 
 if ((!no_run)); then
   mkdir -p "$out"
-  sweep "$here/rbase.toml" "$out/rbase"
+  run_sweep "$here/rbase.toml" "$out/rbase"
   "$python" "$here/budget_spec.py" "$out/rbase" "$out/budgets.toml" || die 1 "budget_spec.py failed"
-  sweep "$out/budgets.toml" "$out/budgets"
+  run_sweep "$out/budgets.toml" "$out/budgets"
 fi
 
 mkdir -p "$docs"

@@ -26,63 +26,17 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 
-die() {  # die <status> <message>
-  echo "run.sh: $2" >&2
-  exit "$1"
-}
+# shellcheck source=scripts/experiment_common.sh
+. "$root/scripts/experiment_common.sh"  # options, checks
 
-absolute() {  # a path given on the command line, relative to the current directory
-  case $1 in
-    /*) echo "$1" ;;
-    *) echo "$PWD/$1" ;;
-  esac
-}
-
-warpsim=$root/build/apps/warpsim/warpsim
+accept_size=1
 size=small
-jobs=2
 out=""
-docs=$root/docs/results
-no_run=0
-sweep_options=()
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --warpsim | --size | --jobs | --out | --docs)
-      [[ $# -ge 2 ]] || die 2 "$1 needs a value"
-      case $1 in
-        --warpsim) warpsim=$(absolute "$2") ;;
-        --size) size=$2 ;;
-        --jobs) jobs=$2 ;;
-        --out) out=$(absolute "$2") ;;
-        --docs) docs=$(absolute "$2") ;;
-      esac
-      shift 2
-      ;;
-    --no-run)
-      no_run=1
-      shift
-      ;;
-    --)
-      shift
-      sweep_options=("$@")
-      break
-      ;;
-    -h | --help)
-      sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
-      exit 0
-      ;;
-    *) die 2 "unknown option '$1' (see --help)" ;;
-  esac
-done
-[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die 2 "--jobs '$jobs': expected a positive whole number"
-[[ "$size" =~ ^(small|default|large|[1-9][0-9]*)$ ]] ||
-  die 2 "--size '$size': expected small, default, large or a positive whole number"
+parse_options "$@"
 if [[ -z "$out" ]]; then
   out=$root/build/experiments/gscalar
   [[ $size == small ]] || out+=-$size
 fi
-[[ -x "$warpsim" ]] ||
-  die 1 "no simulator at $warpsim (build it: cmake --build build --target warpsim; or --warpsim PATH)"
 
 if ((!no_run)); then
   spec=$here/sweep.toml
@@ -99,9 +53,7 @@ if ((!no_run)); then
   fi
   status=0
   "$warpsim" sweep "$spec" --out "$out" --jobs "$jobs" "${sweep_options[@]}" || status=$?
-  for option in "${sweep_options[@]}"; do
-    [[ $option == --dry-run && $status == 0 ]] && exit 0  # the points listed, nothing run
-  done
+  ((status == 0)) && dry_run_requested && exit 0  # the points listed, nothing run
   if ((status == 3)); then
     die 3 "some points did not pass (see above, or: $warpsim sweep status $out); page not written"
   fi

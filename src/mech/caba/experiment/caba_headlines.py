@@ -1,0 +1,394 @@
+"""The CABA page's headline table: each of the study's stated numbers (caba_paper.py) beside ours,
+marked met or not met by a rule, with the reason computed from the runs when it is not met.
+
+The rules (the study gives no tolerance; these say what "reproduced" means here):
+  gain      a change the study reports (a speed-up, a saving): ours has its sign and at least
+            half its size.
+  near      a difference between designs, a share or a rate: ours within TOLERANCE (5
+            percentage points; 10 for shares of the suite and of the register file) of the
+            study's.
+  at least  a rate the study reports as an average it exceeds for many applications (the
+            metadata cache's hit rate): ours no more than 10 points below it.
+  holds     a statement about named applications or an ordering: it holds in our runs.
+A row whose numbers are missing is marked "no data".
+"""
+
+import caba_data as data
+import caba_paper as paper
+
+TOLERANCE = 0.05
+SHARE_TOLERANCE = 0.10
+NONE = "–"
+MET, NOT_MET, NO_DATA = "met", "not met", "no data"
+
+
+def pct(x, digits=1):
+    return NONE if x is None else f"{100 * x:.{digits}f}%"
+
+
+def change(x):
+    """A ratio as a change: 1.417 -> +41.7%."""
+    return NONE if x is None else f"{100 * (x - 1):+.1f}%"
+
+
+def signed(x):
+    """A fraction as a signed percentage: -0.222 -> -22.2%."""
+    return NONE if x is None else f"{100 * x:+.1f}%"
+
+
+def times(x):
+    return NONE if x is None else f"{x:.2f}x"
+
+
+def gain(study, ours):
+    """Rule gain: `study` and `ours` are changes (ratio - 1)."""
+    if ours is None:
+        return None
+    return (ours > 0) == (study > 0) and abs(ours) >= abs(study) / 2
+
+
+def near(study, ours, tolerance=TOLERANCE):
+    return None if ours is None else abs(ours - study) <= tolerance + 1e-12
+
+
+def at_least(study, ours, tolerance=SHARE_TOLERANCE):
+    return None if ours is None else ours >= study - tolerance - 1e-12
+
+
+def verdict(ok):
+    return NO_DATA if ok is None else (MET if ok else NOT_MET)
+
+
+def minus1(x):
+    return None if x is None else x - 1
+
+
+class Headlines:
+    """The rows, and the context the reasons quote, for the selected cases of a Study."""
+
+    def __init__(self, study):
+        self.s = study
+        self.cases = study.selected
+        self.rows = []  # (result, study's, ours, verdict, why)
+        self.verdicts = {}  # key -> verdict word
+        self.reasons = {}  # key -> why it is not met ("" when it is, or has no data)
+        self.groups = {}  # discussion paragraph -> [(key, result)]
+        self.group = ""  # the paragraph the rows added now belong to
+
+    # Means over the selected cases.
+    def ipc(self, design, percent=data.FULL, base_percent=None):
+        return self.s.geo(self.cases, lambda c: self.s.ipc(c, design, percent, base_percent))
+
+    def vs(self, design, other, f=lambda r: r.ipc, percent=data.FULL):
+        return self.s.geo(self.cases, lambda c: self.s.between(c, design, other, f, percent))
+
+    def over_base(self, design, f):
+        return self.s.geo(self.cases, lambda c: self.s.over_base(c, design, f))
+
+    def mean(self, design, f):
+        return self.s.avg(self.cases, lambda c: self.s.value(c, design, f))
+
+    def geo(self, design, f):
+        return self.s.geo(self.cases, lambda c: self.s.value(c, design, f))
+
+    def add(self, key, result, study_text, ours_text, ok, reason):
+        """A row; `reason` (called only when the row is not met) says why, from the runs."""
+        word = verdict(ok)
+        key = key.replace("-", "_")
+        self.verdicts[key] = word
+        self.reasons[key] = reason() if ok is False else ""
+        self.rows.append((result, study_text, ours_text, word))
+        self.groups.setdefault(self.group, []).append((key, result))
+
+    def not_met(self, group):
+        """[(result, reason)] of the group's rows that are not met."""
+        return [(result, self.reasons[key]) for key, result in self.groups.get(group, [])
+                if self.verdicts[key] == NOT_MET]
+
+    # Context for the reasons.
+    def bandwidth_context(self, design="caba-bdi"):
+        util = self.mean("base", lambda r: r.get("dram_bandwidth_utilisation"))
+        return (f"Base uses {pct(util)} of the DRAM bandwidth on these cases (study: "
+                f"{pct(paper.DRAM_UTILISATION['base'])}) and {data.LABELS[design]}'s burst ratio is "
+                f"{times(self.geo(design, lambda r: r.burst_ratio()))} (study, BDI: "
+                f"{times(paper.BANDWIDTH_REDUCTION)})")
+
+    def assist_context(self, design="caba-bdi"):
+        return (f"assist-warp routines are {pct(self.mean(design, lambda r: r.assist_share()))} "
+                f"of the instructions {data.LABELS[design]} issues and a compressed line waits "
+                f"{_cycles(self.mean(design, lambda r: r.wait_per_decompression()))} core cycles "
+                f"from its arrival at the SM to its release")
+
+    def energy_context(self):
+        static = self.mean("base", lambda r: data.ratio(r.get("energy.static_nj"), r.energy()))
+        dynamic = self.over_base("caba-bdi", lambda r: r.get("energy.dynamic_nj"))
+        extras = self.mean("caba-bdi", lambda r: r.extras_share())
+        return (f"static energy is {pct(static)} of Base's, so energy follows run time (CABA-BDI's "
+                f"IPC {change(self.ipc('caba-bdi'))}); CABA-BDI's dynamic energy changes by "
+                f"{change(dynamic)}, its assist-warp instructions included"
+                + ("" if extras is None else
+                   f", and its compression structures take {pct(extras)} of its energy"))
+
+    def build(self):
+        s, n = self.s, len(self.cases)
+        where = f"geometric mean over the {n} selected cases"
+        bw = self.bandwidth_context
+        self.group = "speedup"
+        for design in ("caba-bdi", "caba-fpc", "caba-cpack"):
+            ours = self.ipc(design)
+            self.add(f"ipc_{design}", f"{data.LABELS[design]} IPC vs Base",
+                     signed(paper.IPC[design]), f"{change(ours)} ({where})",
+                     gain(paper.IPC[design], minus1(ours)),
+                     lambda d=design: f"Ideal-BDI, the same compression without latency, changes "
+                                      f"IPC by {change(self.ipc('ideal-bdi'))}: {bw(d)}; "
+                                      f"{self.assist_context(d)}")
+        order = [d for d in ("caba-bdi", "caba-cpack", "caba-fpc")]
+        ipcs = [self.ipc(d) for d in order]
+        ok = None if None in ipcs else ipcs[0] >= ipcs[1] >= ipcs[2]
+        self.add("ipc_order", "Order of the algorithms", "CABA-BDI > CABA-C-Pack > CABA-FPC",
+                 ", ".join(f"{data.LABELS[d]} {change(x)}" for d, x in zip(order, ipcs)), ok,
+                 lambda: "the algorithms' burst ratios are " + ", ".join(
+                     f"{a} {times(self.geo(d, lambda r: r.burst_ratio()))}"
+                     for a, d in data.ALGORITHMS.items() if d != "caba-best"))
+        self.group = "designs"
+        for other in ("ideal-bdi", "hw-bdi-mem", "hw-bdi"):
+            ours = minus1(self.vs("caba-bdi", other))
+            self.add(f"vs_{other}", f"CABA-BDI IPC vs {data.LABELS[other]}",
+                     signed(paper.CABA_BDI_VS[other]), signed(ours),
+                     near(paper.CABA_BDI_VS[other], ours),
+                     lambda: f"{data.LABELS[other]} changes IPC by {change(self.ipc(other))} over "
+                             f"Base and CABA-BDI by {change(self.ipc('caba-bdi'))}; "
+                             + ("HW-BDI-Mem compresses DRAM only, so it gains from DRAM bursts alone"
+                                if other == "hw-bdi-mem" else
+                                "the two differ only in who decompresses, so the gap is the assist "
+                                "warps' cost (above)"))
+        above = self.beats_ideal()
+        self.add("beats_ideal", "Cases where CABA-BDI beats Ideal-BDI and HW-BDI",
+                 f"some, by up to {pct(paper.BEATS_IDEAL_BY_UP_TO, 0)}",
+                 ", ".join(f"{c.label} {signed(m)}" for c, m in above) or "none",
+                 bool(above) if self.cases else None,
+                 lambda: f"CABA-BDI's best case against the better of the two is "
+                         f"{self.closest_to_ideal()}; the assist warps' cost (above) is what "
+                         f"Ideal-BDI and HW-BDI do not pay")
+        self.group = "memory"
+        base_u = self.mean("base", lambda r: r.get("dram_bandwidth_utilisation"))
+        caba_u = self.mean("caba-bdi", lambda r: r.get("dram_bandwidth_utilisation"))
+        drop = paper.DRAM_UTILISATION["caba-bdi"] / paper.DRAM_UTILISATION["base"] - 1
+        ours = minus1(data.ratio(caba_u, base_u))
+        self.add("utilisation", "DRAM bandwidth utilisation, Base -> CABA-BDI",
+                 f"{pct(paper.DRAM_UTILISATION['base'])} -> {pct(paper.DRAM_UTILISATION['caba-bdi'])}",
+                 f"{pct(base_u)} -> {pct(caba_u)} (mean)", gain(drop, ours),
+                 lambda: f"{bw()}; the utilisation is busy cycles over all cycles, and CABA-BDI's "
+                         f"run takes {change(data.ratio(1, self.ipc('caba-bdi')))} of Base's time")
+        ratio = self.geo("caba-bdi", lambda r: r.burst_ratio())
+        self.add("burst_ratio", "Bandwidth reduction (compression ratio in DRAM bursts)",
+                 times(paper.BANDWIDTH_REDUCTION), f"{times(ratio)} (CABA-BDI, geometric mean)",
+                 gain(paper.BANDWIDTH_REDUCTION - 1, minus1(ratio)),
+                 lambda: f"the data's own ratio (every line the memory compressed) is "
+                         f"{times(self.geo('caba-bdi', lambda r: r.data_ratio()))} with BDI and "
+                         f"{times(self.geo('caba-best', lambda r: r.data_ratio()))} with the best "
+                         f"of the three; our inputs are generated, the study's were its benchmarks'")
+        hit = self.mean("caba-bdi", lambda r: r.metadata_hit_rate())
+        self.add("metadata", "Metadata cache hit rate", pct(paper.METADATA_HIT_RATE),
+                 f"{pct(hit)} (CABA-BDI, mean)", at_least(paper.METADATA_HIT_RATE, hit),
+                 lambda: "the metadata cache's misses follow the spread of the DRAM lines a case "
+                         "touches: " + ", ".join(
+                             f"{c.label} {pct(self.s.value(c, 'caba-bdi', lambda r: r.metadata_hit_rate()))}"
+                             for c in self.cases))
+        self.group = "designs"
+        limited = self.interconnect_limited()
+        self.add("interconnect", "bfs, mst: CABA-BDI and HW-BDI beat HW-BDI-Mem", "holds",
+                 "; ".join(f"{c.label}: CABA-BDI {signed(a)}, HW-BDI {signed(b)}" for c, a, b in limited)
+                 or NONE, None if not limited or any(a is None or b is None for _, a, b in limited)
+                 else all(a > 0 and b > 0 for _, a, b in limited),
+                 lambda: "HW-BDI's gain over HW-BDI-Mem is what compressed replies save on the "
+                         "interconnect; where CABA-BDI does not keep it, the assist warps' cost "
+                         "(above) outweighs it")
+        self.add_energy()
+        self.add_bandwidth()
+        self.add_claims()
+        self.add_motivation()
+        return self
+
+    def add_energy(self):
+        self.group = "energy"
+        e = minus1(self.over_base("caba-bdi", lambda r: r.energy()))
+        self.add("energy", "Energy, CABA-BDI vs Base", signed(paper.ENERGY), signed(e),
+                 gain(paper.ENERGY, e), self.energy_context)
+        p = minus1(self.over_base("caba-bdi", lambda r: r.dram_power()))
+        self.add("dram_power", "DRAM power, CABA-BDI vs Base", signed(paper.DRAM_POWER), signed(p),
+                 gain(paper.DRAM_POWER, p),
+                 lambda: f"DRAM energy follows the bursts: DRAM traffic "
+                         f"{change(data.ratio(1, self.over_base('caba-bdi', lambda r: r.dram_bursts())))}"
+                         f" of Base's; {self.bandwidth_context()}")
+        for other in ("hw-bdi", "ideal-bdi"):
+            x = minus1(self.vs("caba-bdi", other, lambda r: r.energy()))
+            self.add(f"energy_vs_{other}", f"Energy, CABA-BDI vs {data.LABELS[other]}",
+                     signed(paper.ENERGY_VS[other]), signed(x), near(paper.ENERGY_VS[other], x),
+                     lambda o=other: f"CABA-BDI's IPC against {data.LABELS[o]}'s: "
+                                     f"{change(self.vs('caba-bdi', o))}; {self.energy_context()}")
+        p = minus1(self.over_base("caba-bdi", lambda r: r.power()))
+        self.add("power", "Average power, CABA-BDI vs Base", signed(paper.SYSTEM_POWER), signed(p),
+                 near(paper.SYSTEM_POWER, p), self.energy_context)
+        x = minus1(self.over_base("caba-bdi", lambda r: r.edp()))
+        self.add("edp", "Energy-delay product, CABA-BDI vs Base", signed(paper.EDP), signed(x),
+                 gain(paper.EDP, x), self.energy_context)
+        x = minus1(self.vs("caba-bdi", "ideal-bdi", lambda r: r.edp()))
+        self.add("edp_vs_ideal", "Energy-delay product, CABA-BDI vs Ideal-BDI",
+                 f"within {pct(paper.EDP_VS_IDEAL, 0)}", signed(x),
+                 None if x is None else x <= paper.EDP_VS_IDEAL + TOLERANCE,
+                 lambda: f"CABA-BDI's IPC against Ideal-BDI's: "
+                         f"{change(self.vs('caba-bdi', 'ideal-bdi'))}; {self.energy_context()}")
+
+    def add_bandwidth(self):
+        self.group = "bandwidth"
+        for percent in [p for p in self.s.percents if p != data.FULL]:
+            if not self.s.has("caba-bdi", percent):
+                continue
+            x = self.ipc("caba-bdi", percent)
+            self.add(f"bandwidth_{percent}", f"CABA-BDI vs Base, both at {percent / 100:g}x bandwidth",
+                     "a gain", change(x), None if x is None else x > 1,
+                     lambda p=percent: f"Base uses {pct(self.mean_at('base', p))} of the DRAM "
+                                       f"bandwidth at {p / 100:g}x, where Ideal-BDI changes IPC by "
+                                       f"{change(self.ipc('ideal-bdi', p))} and CABA-BDI pays the "
+                                       f"assist warps' cost (above)")
+        if self.s.has("base", 2 * data.FULL):
+            cases = [(c, self.s.ipc(c, "caba-bdi", data.FULL, 2 * data.FULL)) for c in self.cases]
+            known = [x for _, x in cases if x is not None]
+            reach = sum(1 for x in known if x >= 1)
+            self.add("doubling", "CABA-BDI at 1x reaches Base at 2x bandwidth", "often",
+                     f"{reach} of {len(known)} cases (geometric mean "
+                     f"{change(data.geomean(known))})",
+                     None if not known else 2 * reach >= len(known),
+                     lambda: f"Base at 2x is {change(self.ipc('base', 2 * data.FULL, data.FULL))} over "
+                             f"Base at 1x; {self.bandwidth_context()}")
+
+    def add_claims(self):
+        """B.9's statements about named applications' compressibility, on our workloads."""
+        self.group = "memory"
+        claims = compressibility_claims(self.s)
+        held = [ok for _, _, ok, _ in claims if ok is not None]
+        self.add("claims", "Per-application compressibility statements (B.9)",
+                 f"{len(claims)} statements", f"{sum(held)} of the {len(held)} with data hold (table below)",
+                 None if not held else all(held),
+                 lambda: "these do not hold: " + "; ".join(
+                     f"{text} ({detail})" for text, _, ok, detail in claims if ok is False))
+
+    def add_motivation(self):
+        s = self.s
+        self.group = "motivation"
+        bound, known = s.count(s.cases, s.memory_bound)
+        share = data.ratio(bound, known)
+        study_share = paper.MEMORY_BOUND / paper.MOTIVATION_APPLICATIONS
+        self.add("memory_bound", "Memory-bound applications (Base, 1x)",
+                 f"{paper.MEMORY_BOUND} of {paper.MOTIVATION_APPLICATIONS} ({pct(study_share)})",
+                 f"{bound} of {known} ({pct(share)})", near(study_share, share, SHARE_TOLERANCE),
+                 lambda: "the study does not say how it classified its applications; ours are "
+                         "memory-bound when their schedulers wait on loads more cycles than they "
+                         "issue, and the suite is not the study's "
+                         f"{paper.MOTIVATION_APPLICATIONS} applications")
+        bound_cases = [c for c in s.cases if s.memory_bound(c)]
+        for percent, label in ((data.FULL, "1x"), (2 * data.FULL, "2x")):
+            if not s.has("base", percent):
+                continue
+            low = s.avg(bound_cases, lambda c: s.stalls(c, percent)[0])
+            high = s.avg(bound_cases, lambda c: s.stalls(c, percent)[1])
+            self.add(f"stalls_{label}", f"Memory and data-dependence stalls of the memory-bound, {label}",
+                     pct(paper.STALLS[label]),
+                     f"{pct(low)} to {pct(high)} (data dependence; with structural stalls)",
+                     None if high is None else near(paper.STALLS[label], high, SHARE_TOLERANCE),
+                     lambda lo=low, hi=high: f"ours counts every scheduler cycle, idle ones "
+                                             f"included; the data-dependence stalls alone are "
+                                             f"{pct(lo)}, with the structural ones {pct(hi)}")
+        rf = s.avg(s.cases, s.rf_unallocated)
+        self.add("rf_unallocated", "Register file statically unallocated (Base)",
+                 pct(paper.RF_UNALLOCATED), f"{pct(rf)} (mean over {len(s.cases)} cases)",
+                 near(paper.RF_UNALLOCATED, rf, SHARE_TOLERANCE),
+                 lambda: "it follows each kernel's registers per thread and CTA size: our kernels "
+                         "are not the study's, and ptxas allocates today's registers")
+
+    def closest_to_ideal(self):
+        """'case +x%': the selected case where CABA-BDI comes closest to the better of Ideal-BDI
+        and HW-BDI."""
+        best = None
+        for c in self.cases:
+            a = self.s.between(c, "caba-bdi", "ideal-bdi", lambda r: r.ipc)
+            b = self.s.between(c, "caba-bdi", "hw-bdi", lambda r: r.ipc)
+            if a is not None and b is not None and (best is None or min(a, b) > best[1]):
+                best = (c, min(a, b))
+        return NONE if best is None else f"{best[0].label} {change(best[1])}"
+
+    def mean_at(self, design, percent):
+        return self.s.avg(self.cases, lambda c: self.s.value(
+            c, design, lambda r: r.get("dram_bandwidth_utilisation"), percent))
+
+    def beats_ideal(self):
+        """[(case, CABA-BDI's IPC over the better of Ideal-BDI and HW-BDI, - 1)] where positive."""
+        out = []
+        for c in self.cases:
+            a = self.s.between(c, "caba-bdi", "ideal-bdi", lambda r: r.ipc)
+            b = self.s.between(c, "caba-bdi", "hw-bdi", lambda r: r.ipc)
+            if a is not None and b is not None and a > 1 and b > 1:
+                out.append((c, min(a, b) - 1))
+        return out
+
+    def interconnect_limited(self):
+        """[(case, CABA-BDI vs HW-BDI-Mem - 1, HW-BDI vs HW-BDI-Mem - 1)] for bfs and mst, at
+        whatever size they ran."""
+        out = []
+        for c in self.s.cases:
+            if c.workload in paper.INTERCONNECT_LIMITED:
+                out.append((c, minus1(self.s.between(c, "caba-bdi", "hw-bdi-mem", lambda r: r.ipc)),
+                            minus1(self.s.between(c, "hw-bdi", "hw-bdi-mem", lambda r: r.ipc))))
+        return out
+
+
+def compressibility_claims(s):
+    """[(statement, our case label or None, holds?, detail)] for B.9's statements about named
+    applications, on the cases of our workloads that stand for them (the first case of each)."""
+    def case_of(application):
+        w = paper.workload_of(application)
+        return next((c for c in s.cases if c.workload == w), None)
+
+    def ratios(case):
+        return {a: s.value(case, d, lambda r: r.data_ratio()) for a, d in data.ALGORITHMS.items()}
+
+    def line(text, case, ok, detail):
+        return (text, None if case is None else case.label, ok, detail)
+
+    out = []
+    for app in paper.RATIO_FPC_OR_CPACK_ABOVE_BDI:
+        c = case_of(app)
+        r = ratios(c) if c else {}
+        ok = None if c is None or None in (r["BDI"], r["FPC"], r["C-Pack"]) else \
+            max(r["FPC"], r["C-Pack"]) > r["BDI"]
+        out.append(line(f"{app}: FPC or C-Pack compresses better than BDI", c, ok, _ratios_text(r)))
+    for app in paper.RATIO_BDI_ABOVE_OTHERS:
+        c = case_of(app)
+        r = ratios(c) if c else {}
+        ok = None if c is None or None in (r["BDI"], r["FPC"], r["C-Pack"]) else \
+            r["BDI"] > max(r["FPC"], r["C-Pack"])
+        out.append(line(f"{app}: BDI compresses better than FPC and C-Pack", c, ok, _ratios_text(r)))
+    for app in paper.BEST_ABOVE_EACH:
+        c = case_of(app)
+        r = ratios(c) if c else {}
+        ok = None if c is None or None in r.values() else \
+            r["BestOfAll"] > max(r["BDI"], r["FPC"], r["C-Pack"])
+        out.append(line(f"{app}: BestOfAll compresses better than each alone", c, ok, _ratios_text(r)))
+    app = paper.BDI_FASTER_THAN_FPC_DESPITE_RATIO
+    c = case_of(app)
+    r = ratios(c) if c else {}
+    faster = None if c is None else s.between(c, "caba-bdi", "caba-fpc", lambda x: x.ipc)
+    ok = None if faster is None or None in (r["BDI"], r["FPC"]) else \
+        faster > 1 and r["FPC"] > r["BDI"]
+    out.append(line(f"{app}: CABA-BDI faster than CABA-FPC though FPC compresses better", c, ok,
+                    f"{_ratios_text(r)}; CABA-BDI vs CABA-FPC IPC {change(faster)}"))
+    return out
+
+
+def _ratios_text(r):
+    return ", ".join(f"{a} {times(x)}" for a, x in r.items()) or NONE
+
+
+def _cycles(x):
+    return NONE if x is None else f"{x:,.0f}"

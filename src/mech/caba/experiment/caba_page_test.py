@@ -1,0 +1,249 @@
+"""Tests of the CABA experiment's spec (spec.py), definitions (caba_data.py), metrics
+(caba_study.py), headline rules (caba_headlines.py) and page (caba_page.py) on a hand-made sweep
+whose numbers are worked out by hand. Run (ctest: caba_experiment_page):
+  PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -s src/mech/caba/experiment -p '*_test.py'
+"""
+
+import json
+import math
+import os
+import sys
+import tempfile
+import tomllib
+import unittest
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "scripts", "report"))
+import caba_data as data  # noqa: E402
+import caba_headlines as hl  # noqa: E402
+import caba_page  # noqa: E402
+import spec  # noqa: E402
+import sweep_report  # noqa: E402
+from caba_study import Study  # noqa: E402
+
+# w1 and w2 compress (their DRAM bursts halve and quarter), w3 does not. IPC of each design over
+# Base's, for w1 and w2 (w3: 1 everywhere); Base's IPC is 1 at 1x, 0.5 at 0.5x, 2 at 2x.
+RATIO = {"hw-bdi-mem": 1.2, "hw-bdi": 1.6, "ideal-bdi": 1.6, "caba-bdi": 1.5, "caba-fpc": 1.0,
+         "caba-cpack": 1.25, "caba-best": 1.5}
+BASE_IPC = {50: 0.5, 100: 1.0, 200: 2.0}
+BW_RATIO = {("caba-bdi", 200): 1.1}  # CABA-BDI at 2x over Base at 2x (otherwise as at 1x)
+LINE_BURSTS = {"caba-bdi": 160, "caba-fpc": 200, "caba-cpack": 100, "caba-best": 80}
+
+
+def document(workload, variant):
+    design, percent = data.split_variant(variant)
+    compressible = workload != "w3"
+    ratio = BW_RATIO.get((design, percent), RATIO.get(design, 1.0)) if compressible else 1.0
+    ipc = BASE_IPC[percent] * (1.0 if design == "base" else ratio)
+    cycles = 1000 / ipc
+    energy = 80.0 if (compressible and variant == "caba-bdi") else 100 * cycles / 1000
+    timing = {
+        "cycles": cycles, "ipc": ipc, "simulated_ns": cycles,
+        "dram_bandwidth_utilisation": 0.3 if compressible and design == "caba-bdi" else 0.6,
+        "energy": {"total_nj": energy, "static_nj": energy * 0.75, "dynamic_nj": energy * 0.25,
+                   "average_power_w": energy / cycles, "components": {"dram": {"nj": 10.0}}},
+        "issue": ({"issued": 40, "memory": 50, "scoreboard": 10} if compressible
+                  else {"issued": 60, "memory": 30, "pipeline": 10}),
+        "memory": {"dram": {"read_bursts": 100, "write_bursts": 0}},
+    }
+    if design != "base":
+        bursts = {"w1": 50, "w2": 25, "w3": 100}[workload]
+        hits = {"w1": 85, "w2": 95, "w3": 90}[workload]
+        timing["memory"]["compression"] = {
+            "dram_reads": {"baseline_bursts": 100, "bursts": bursts},
+            "dram_writes": {"baseline_bursts": 0, "bursts": 0},
+            "line_bursts_uncompressed": 400,
+            "line_bursts": LINE_BURSTS.get(design, 160) if compressible else 400,
+            "metadata_cache": {"hits": hits, "misses": 100 - hits, "writebacks": 0}}
+        timing["memory"]["dram"]["read_bursts"] = bursts
+    if design.startswith("caba"):
+        timing["sm"] = {"assist": {"instructions": 500, "decompressions": 10,
+                                   "decompression_wait_cycles": 1000}}
+        timing["energy"]["components"]["assist_warps"] = {"nj": 4.0}
+    kernels = [{"regs_per_thread": 20, "cycles": 100,
+                "timing": {"occupancy": {"warps_per_sm": 32}, "resources": {}}},
+               {"regs_per_thread": 16, "cycles": 300,
+                "timing": {"occupancy": {"warps_per_sm": 48}, "resources": {}}}]
+    return {"workload": workload, "verified": True, "warpsim_version": "test", "kernels": kernels,
+            "totals": {"warp_instructions": 1000, "timing": timing}}
+
+
+def write_sweep(folder, workloads=("w1", "w2", "w3"), sizes=("small",)):
+    text = spec.spec_text(list(workloads), "small", 1000.0)
+    with open(os.path.join(folder, "spec.toml"), "w") as f:
+        f.write(text)
+    parsed = tomllib.loads(text)
+    points, table = [], []
+    for w, size in [(w, size) for w in workloads for size in sizes]:
+        for variant in parsed["axes"]["variant"]:
+            axes = {"workload": w, "size": size, "config": "fermi-caba", "variant": variant}
+            pid = f"{len(points):016x}"
+            points.append({"id": pid, "axes": axes, "argv": ["run", w]})
+            table.append(dict({"id": pid}, **axes, status="pass", wall_seconds=1.0))
+            os.makedirs(os.path.join(folder, "points", pid))
+            with open(os.path.join(folder, "points", pid, "stats.json"), "w") as f:
+                json.dump(document(w, variant), f)
+    for name, rows in (("points.jsonl", points), ("table.jsonl", table)):
+        with open(os.path.join(folder, name), "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in rows)
+    return sweep_report.Report(folder, os.path.join(folder, "docs", "caba.md"), plots=False)
+
+
+def write_configs(folder):
+    """fermi-caba extends 'parent', which holds the keys the page and the spec read."""
+    configs = os.path.join(folder, "configs")
+    os.makedirs(configs)
+    with open(os.path.join(configs, "fermi-caba.toml"), "w") as f:
+        f.write('base = "parent"\n[sm]\nshared_bytes = 32768\n')
+    with open(os.path.join(configs, "parent.toml"), "w") as f:
+        f.write("[clocks]\ndram = 1000.0\n[sm]\nregisters = 32768\n")
+    return configs
+
+
+class SpecTest(unittest.TestCase):
+    def test_designs_and_the_bandwidth_study(self):
+        parsed = tomllib.loads(spec.spec_text(["vecadd", "mst"], "small", 924.0))
+        variants = parsed["axes"]["variant"]
+        self.assertEqual(variants[:8], data.DESIGNS)
+        self.assertEqual(len(variants), 16)
+        self.assertEqual(parsed["variants"]["caba-bdi-bw50"],
+                         {"description": parsed["variants"]["caba-bdi-bw50"]["description"],
+                          "overlays": ["caba-bdi"], "sets": ["clocks.dram=462.0"]})
+        self.assertEqual(parsed["variants"]["base-bw200"]["sets"], ["clocks.dram=1848.0"])
+        self.assertNotIn("overlays", parsed["variants"]["base"])
+        self.assertEqual(parsed["axes"]["size"], ["small"])
+        self.assertNotIn("exclude", parsed)
+
+    def test_mixed_size_runs_each_workload_at_one_size(self):
+        parsed = tomllib.loads(spec.spec_text(["vecadd", "mst"], "mixed", 924.0))
+        self.assertEqual(parsed["axes"]["size"], ["default", "small"])
+        self.assertEqual(parsed["exclude"], [{"workload": ["vecadd"], "size": "default"},
+                                             {"workload": ["mst"], "size": "small"}])
+        only_small = tomllib.loads(spec.spec_text(["vecadd"], "mixed", 924.0))
+        self.assertEqual(only_small["axes"]["size"], ["small"])
+        self.assertNotIn("exclude", only_small)
+
+    def test_variant_names_and_configuration_values(self):
+        self.assertEqual(data.split_variant("caba-bdi-bw50"), ("caba-bdi", 50))
+        self.assertEqual(data.split_variant("hw-bdi-mem"), ("hw-bdi-mem", 100))
+        self.assertEqual(data.variant_name("base", 200), "base-bw200")
+        configs = write_configs(tempfile.mkdtemp())
+        self.assertEqual(data.config_value(configs, "fermi-caba", "clocks.dram"), 1000.0)
+        self.assertEqual(data.config_value(configs, "fermi-caba", "sm.shared_bytes"), 32768)
+        self.assertIsNone(data.config_value(configs, "fermi-caba", "sm.nothing"))
+
+
+class RulesTest(unittest.TestCase):
+    def test_gain_and_near(self):
+        self.assertTrue(hl.gain(0.417, 0.25))
+        self.assertFalse(hl.gain(0.417, 0.2))
+        self.assertFalse(hl.gain(0.417, -0.3))
+        self.assertTrue(hl.gain(-0.222, -0.12))
+        self.assertFalse(hl.gain(-0.222, 0.05))
+        self.assertTrue(hl.near(-0.028, 0.02))
+        self.assertFalse(hl.near(-0.028, 0.03))
+        self.assertTrue(hl.at_least(0.85, 0.76))
+        self.assertFalse(hl.at_least(0.85, 0.74))
+        self.assertIsNone(hl.gain(0.417, None))
+        self.assertEqual(hl.verdict(None), "no data")
+
+
+class StudyTest(unittest.TestCase):
+    def setUp(self):
+        folder = tempfile.mkdtemp()
+        self.s = Study(write_sweep(folder), configs=write_configs(folder))
+        self.c = {c.workload: c for c in self.s.cases}
+
+    def test_selection_and_normalised_ipc(self):
+        s, c = self.s, self.c
+        self.assertEqual([x.workload for x in s.selected], ["w1", "w2"])
+        self.assertEqual([x.workload for x in s.others], ["w3"])
+        self.assertAlmostEqual(s.compressibility(c["w1"]), 0.5)
+        self.assertAlmostEqual(s.compressibility(c["w2"]), 0.75)
+        self.assertAlmostEqual(s.compressibility(c["w3"]), 0.0)
+        self.assertAlmostEqual(s.ipc(c["w1"], "caba-bdi"), 1.5)
+        self.assertAlmostEqual(s.ipc(c["w1"], "caba-bdi", 50), 1.5)
+        self.assertAlmostEqual(s.ipc(c["w1"], "caba-bdi", 200), 1.1)
+        self.assertAlmostEqual(s.ipc(c["w1"], "base", 200, 100), 2.0)
+        self.assertAlmostEqual(s.geo(s.selected, lambda x: s.ipc(x, "caba-cpack")), 1.25)
+        self.assertAlmostEqual(s.geo(s.cases, lambda x: s.ipc(x, "caba-bdi")), 1.5 ** (2 / 3))
+
+    def test_compression_energy_assist_and_motivation(self):
+        s, c = self.s, self.c
+        bdi = s.run(c["w2"], "caba-bdi")
+        self.assertAlmostEqual(bdi.burst_ratio(), 4.0)
+        self.assertAlmostEqual(s.geo(s.selected, lambda x: s.value(x, "caba-bdi", lambda r: r.burst_ratio())),
+                               math.sqrt(8))
+        self.assertAlmostEqual(bdi.data_ratio(), 2.5)
+        self.assertAlmostEqual(s.run(c["w1"], "caba-best").data_ratio(), 5.0)
+        self.assertAlmostEqual(s.run(c["w1"], "caba-bdi").metadata_hit_rate(), 0.85)
+        self.assertAlmostEqual(bdi.assist_share(), 1 / 3)
+        self.assertAlmostEqual(bdi.wait_per_decompression(), 100.0)
+        self.assertAlmostEqual(s.over_base(c["w1"], "caba-bdi", lambda r: r.energy()), 0.8)
+        self.assertAlmostEqual(s.over_base(c["w1"], "caba-bdi", lambda r: r.edp()), 0.8 / 1.5)
+        self.assertIsNone(s.run(c["w1"], "base").burst_ratio())
+        self.assertAlmostEqual(bdi.extras_share(), 4.0 / 80.0)
+        self.assertIsNone(s.run(c["w1"], "hw-bdi").extras_share())
+        shares = s.issue(c["w1"])
+        self.assertAlmostEqual(shares["active"], 0.4)
+        self.assertAlmostEqual(shares["data_memory"], 0.5)
+        self.assertEqual(s.stalls(c["w3"]), (0.3, 0.4))
+        self.assertEqual([s.memory_bound(x) for x in s.cases], [True, True, False])
+        # (1 - 20 x 32 x 32 / 32768) weighted 100, (1 - 16 x 32 x 48 / 32768) weighted 300.
+        self.assertAlmostEqual(s.rf_unallocated(c["w1"]), (0.375 * 100 + 0.25 * 300) / 400)
+
+
+    def test_a_workload_at_two_sizes_is_two_cases(self):
+        folder = tempfile.mkdtemp()
+        s = Study(write_sweep(folder, ("w1", "w3"), ("small", "default")), configs=write_configs(folder))
+        self.assertEqual([c.label for c in s.cases],
+                         ["w1 (small)", "w1 (default)", "w3 (small)", "w3 (default)"])
+        self.assertEqual(len(s.selected), 2)
+
+
+class PageTest(unittest.TestCase):
+    def setUp(self):
+        folder = tempfile.mkdtemp()
+        self.report = write_sweep(folder)
+        self.configs = write_configs(folder)
+
+    def render(self):
+        original = caba_page.Study
+        caba_page.Study = lambda report: original(report, configs=self.configs)
+        try:
+            return caba_page.render(self.report)
+        finally:
+            caba_page.Study = original
+
+    def test_headlines_are_marked_by_their_rules(self):
+        h = hl.Headlines(Study(self.report, configs=self.configs)).build()
+        v = h.verdicts
+        self.assertEqual(v["ipc_caba_bdi"], "met")  # +50% against +41.7%
+        self.assertEqual(v["ipc_caba_fpc"], "not met")  # +0%
+        self.assertEqual(v["ipc_caba_cpack"], "met")  # +25% >= half of +35.2%
+        self.assertEqual(v["vs_ideal_bdi"], "met")  # 1.5 / 1.6 - 1 = -6.25%, within 5 points of -2.8%
+        self.assertEqual(v["vs_hw_bdi_mem"], "not met")  # +25% against +9.9%
+        self.assertEqual(v["burst_ratio"], "met")  # 2.83x
+        self.assertEqual(v["utilisation"], "met")  # 60% -> 30%
+        self.assertEqual(v["energy"], "met")  # -20% against -22.2%
+        self.assertEqual(v["metadata"], "met")  # 90%
+        self.assertEqual(v["doubling"], "not met")  # 1.5 / 2.0
+        self.assertEqual(v["memory_bound"], "met")  # 2 of 3 (66.7%) against 17 of 27 (63.0%)
+        self.assertIn("HW-BDI-Mem changes IPC by +20.0% over Base and CABA-BDI by +50.0%",
+                      h.reasons["vs_hw_bdi_mem"])
+        self.assertEqual(h.not_met("speedup")[0][0], "CABA-FPC IPC vs Base")
+
+    def test_the_page_fills_every_placeholder_and_shows_the_numbers(self):
+        page = self.render()
+        self.assertNotRegex(page, r"\{[a-z_0-9]*\}")
+        self.assertIn("| CABA-BDI IPC vs Base | +41.7% | +50.0% (geometric mean over the 2 selected "
+                      "cases) | met |", page)
+        self.assertIn("| w1 | 1.20 | 1.60 | 1.60 | 1.50 | 1.00 | 1.25 | 1.50 |", page)
+        self.assertIn("| Bandwidth reduction (compression ratio in DRAM bursts) | 2.10x | 2.83x "
+                      "(CABA-BDI, geometric mean) | met |", page)
+        self.assertIn("| w1 | 60.0% | 30.0% | 2.00x |", page)
+
+
+if __name__ == "__main__":
+    unittest.main()
