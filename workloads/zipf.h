@@ -1,5 +1,6 @@
-// A Zipf-like popularity over n items (weight of rank k is 1/k, as measured for web pages and
-// clients), for the generators of the web-log workloads: sample() returns a rank in [0, n).
+// A Zipf-like popularity over n items (weight of rank k is 1/k, as measured for web pages,
+// clients and the words of a language), for the workloads' input generators: sample() returns a
+// rank in [0, n). `first` > 1 takes a stretch of the law's tail: weights 1/(first + k).
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -11,9 +12,9 @@ namespace warpsim::workloads {
 
 class Zipf {
  public:
-  explicit Zipf(size_t n) : cdf_(n) {
+  explicit Zipf(size_t n, size_t first = 1) : cdf_(n) {
     double sum = 0;
-    for (size_t k = 0; k < n; ++k) cdf_[k] = sum += 1.0 / static_cast<double>(k + 1);
+    for (size_t k = 0; k < n; ++k) cdf_[k] = sum += 1.0 / static_cast<double>(first + k);
     for (double& c : cdf_) c /= sum;
   }
   size_t sample(InputGenerator& gen) const {

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "workload.h"
+#include "zipf.h"
 
 namespace warpsim::workloads {
 
@@ -80,25 +81,6 @@ const std::array<const char*, 48> kPatterns = {
     "country", "mountain", "children", "together", "family",    "of the",    "in the",  "to be",
     "it was",  "and the",  "ing ",     "er ",      "ould",      "The ",      "It ",     ". ",
     ", and",   "? ",       "zebra",    "quantum",  "xylophone", " th",       "ee",      "ss"};
-
-// Zipf weights 1/(first + k) over n ranks k = 0..n-1 (first = 1: the head of the law; larger:
-// a stretch of its tail): sample() gives a rank in [0, n).
-class Zipf {
- public:
-  Zipf(size_t n, size_t first) : cdf_(n) {
-    double sum = 0;
-    for (size_t k = 0; k < n; ++k) cdf_[k] = sum += 1.0 / static_cast<double>(first + k);
-    for (double& c : cdf_) c /= sum;
-  }
-  size_t sample(InputGenerator& gen) const {
-    double u = uniformReal(gen, 0.0, 1.0);
-    return std::min<size_t>(std::upper_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin(),
-                            cdf_.size() - 1);
-  }
-
- private:
-  std::vector<double> cdf_;
-};
 
 // The long tail of the vocabulary, in random order: inflected forms of the content words of
 // kWords (-s, -ed, -ing, the final e dropped where English drops it), and pronounceable

@@ -143,20 +143,11 @@ void SmMemoryUnit::takeReply(Cycle now) {
   }
   if (p.format != 0 && listener_ != nullptr &&
       (p.replyTo == ReplyTo::L1Mshr || p.replyTo == ReplyTo::Slot)) {
-    uint32_t ticket;
-    if (freeTickets_.empty()) {
-      ticket = static_cast<uint32_t>(held_.size());
-      held_.emplace_back();
-    } else {
-      ticket = freeTickets_.back();
-      freeTickets_.pop_back();
-    }
-    if (listener_->holdReply(p.addr, p.sectors, p.format, p.warpSlot, ticket, now)) {
-      held_[ticket] = HeldReply{p.replyTo, p.tag, p.sectors, true};
-      ++heldCount_;
+    if (listener_->holdReply(p.addr, p.sectors, p.format, p.warpSlot, heldReplies_.nextTicket(),
+                             now)) {
+      heldReplies_.put(HeldReply{p.replyTo, p.tag, p.sectors});
       return;
     }
-    freeTickets_.push_back(ticket);
   }
   deliver(p.replyTo, p.tag, p.sectors, now);
 }
@@ -182,12 +173,8 @@ void SmMemoryUnit::releaseStore(uint32_t ticket, uint8_t format, uint32_t bytes,
 }
 
 void SmMemoryUnit::releaseReply(uint32_t ticket, Cycle now) {
-  if (ticket >= held_.size() || !held_[ticket].live) return;
-  HeldReply& h = held_[ticket];
-  h.live = false;
-  --heldCount_;
-  freeTickets_.push_back(ticket);
-  deliver(h.to, h.tag, h.sectors, now);
+  HeldReply h;
+  if (heldReplies_.take(ticket, h)) deliver(h.to, h.tag, h.sectors, now);
 }
 
 bool SmMemoryUnit::startAccess(const Access& a, Cycle now) {
@@ -297,7 +284,7 @@ bool SmMemoryUnit::idle() const {
   // No instruction in flight, no reply on its way (MSHR fills, acknowledgements, prefetches),
   // no write-back waiting, no reply or store held for a listener.
   return freeSlots_.size() == kMaxSlots && port_.awaited() == 0 && side_.empty() &&
-         heldCount_ == 0 && heldStores_.pending() == 0;
+         heldReplies_.live() == 0 && heldStores_.pending() == 0;
 }
 
 Cycle SmMemoryUnit::nextEvent(Cycle now) const {

@@ -39,6 +39,7 @@
 #include "timing/mem/constant_cache.h"
 #include "timing/mem/i_local_memory_path.h"
 #include "timing/mem/held_stores.h"
+#include "timing/mem/ticket_table.h"
 #include "timing/mem/l1_data_cache.h"
 #include "timing/mem/shared_banks.h"
 #include "timing/sm_memory.h"
@@ -186,12 +187,9 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   struct HeldReply {
     ReplyTo to = ReplyTo::None;
     uint32_t tag = 0, sectors = 0;
-    bool live = false;
   };
   ReplyListener* listener_ = nullptr;
-  std::vector<HeldReply> held_;
-  std::vector<uint32_t> freeTickets_;
-  uint32_t heldCount_ = 0;
+  TicketTable<HeldReply> heldReplies_;
 
   // Whole-line stores the store listener holds (compressed before they leave).
   StoreListener* storeListener_ = nullptr;

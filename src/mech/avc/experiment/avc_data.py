@@ -18,7 +18,7 @@ Kernels with rbase < 8 are left out, as in the paper. Application means weight e
 application equally (its kernels averaged first).
 """
 
-import math
+from summary_stats import geomean, mean  # noqa: F401 (the page uses data.mean, data.geomean)
 
 THRESHOLD = 1e-4  # one access every 10 000 (warp) instructions
 MIN_RBASE = 8
@@ -134,16 +134,6 @@ def classes(run):
     shares["any_affine"] = shares["zero"] + shares["uniform"] + shares["affine"]
     shares["storable"] = shares["any_affine"] - shares["unrepresentable"]
     return shares
-
-
-def mean(values):
-    values = [v for v in values if v is not None]
-    return sum(values) / len(values) if values else None
-
-
-def geomean(values):
-    values = [v for v in values if v is not None and v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
 def by_application(kernel_list, value, combine=mean):

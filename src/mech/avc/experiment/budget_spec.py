@@ -16,6 +16,11 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources it imports
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..",
+                                "scripts", "report"))
+from spec_text import toml_list  # noqa: E402
+
 CONFIGS = {
     "baseline": ("48 KB 6-way L1, no AVC (Table 3, B)", ["avc-baseline"], []),
     "avc-1": ("40 KB 5-way L1 + 8 KB direct-mapped AVC (Table 3, 1)", ["avc-1"], []),
@@ -55,10 +60,6 @@ def read_stage1(directory):
             stats = json.load(f)
         result[stats["workload"]] = kernels_of(stats)
     return result
-
-
-def toml_list(values):
-    return "[" + ", ".join(json.dumps(v) for v in values) + "]"
 
 
 def spec_text(stage1, workload_order):

@@ -10,6 +10,7 @@ namespace {
 
 using testing::Bytes;
 using testing::decodes;
+using testing::expectRoundTrip;
 using testing::encode;
 using testing::lineFrom;
 using testing::lineOf;
@@ -22,13 +23,6 @@ void expectResult(const CompressedLine& r, Algorithm a, BdiEncoding e, uint32_t 
   EXPECT_EQ(r.encoding, id(e)) << bdiEncodingName(r.encoding);
   EXPECT_EQ(r.bytes, bytes);
   EXPECT_EQ(r.bursts, bursts);
-}
-
-void expectRoundTrip(Algorithm a, const Bytes& line, const Bytes& encoded) {
-  Bytes back;
-  std::string error;
-  ASSERT_TRUE(decodes(a, encoded, uint32_t(line.size()), back, &error)) << error;
-  EXPECT_EQ(back, line);
 }
 
 // Fig. 48 / paper Fig. 6: eight 8-byte values near 0x8001D000 -> 1 + 8 + 8 = 17 bytes.

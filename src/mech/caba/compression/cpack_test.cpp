@@ -9,17 +9,10 @@ namespace warpsim::mech::caba {
 namespace {
 
 using testing::Bytes;
-using testing::decodes;
+using testing::expectRoundTrip;
 using testing::encode;
 using testing::lineFrom;
 using testing::lineOf;
-
-void expectRoundTrip(const Bytes& line, const Bytes& encoded) {
-  Bytes back;
-  std::string error;
-  ASSERT_TRUE(decodes(Algorithm::CPack, encoded, uint32_t(line.size()), back, &error)) << error;
-  EXPECT_EQ(back, line);
-}
 
 TEST(CPack, HandMadeLineUsesAllFourPatterns) {
   // 64 B: entries 0x12345678 and 0xCAFEBA00; three mismatch bytes. 1 + 8 + 8 + 3 = 20 B.
@@ -41,7 +34,7 @@ TEST(CPack, HandMadeLineUsesAllFourPatterns) {
                             0x07,                    // mmmx[1], zzzz
                             0x00, 0x00, 0x00, 0x00,  // zzzz x 8
                             0x99, 0xAB, 0x11}));     // mismatch bytes in word order
-  expectRoundTrip(line, e.bytes);
+  expectRoundTrip(Algorithm::CPack, line, e.bytes);
 }
 
 TEST(CPack, AllZerosIsHeadAndCodes) {
@@ -65,7 +58,7 @@ TEST(CPack, NarrowWordsAreZeroExtended) {
   EXPECT_EQ(e.bytes[1], 0x11);
   EXPECT_EQ(e.bytes[17], 0x01);
   EXPECT_EQ(e.bytes[48], 0x20);
-  expectRoundTrip(line, e.bytes);
+  expectRoundTrip(Algorithm::CPack, line, e.bytes);
 }
 
 TEST(CPack, FourEntriesFitAFifthDoesNot) {
@@ -77,7 +70,7 @@ TEST(CPack, FourEntriesFitAFifthDoesNot) {
   EXPECT_EQ(e.bytes[0], 0x84);
   EXPECT_EQ(e.bytes[17], 0x2 | (0x2 | 1 << 2) << 4);  // mmmm[0], mmmm[1]
   EXPECT_EQ(e.bytes[18], (0x2 | 2 << 2) | (0x2 | 3 << 2) << 4);
-  expectRoundTrip(four, e.bytes);
+  expectRoundTrip(Algorithm::CPack, four, e.bytes);
 
   const Bytes five = lineOf(128, 4, {0x11111100u, 0x22222200u, 0x33333300u, 0x44444400u, 0x55555500u});
   const auto u = encode(Algorithm::CPack, five);
@@ -95,7 +88,7 @@ TEST(CPack, PartialMatchesDoNotTakeEntries) {
   EXPECT_EQ(e.line.bytes, 20u);
   EXPECT_EQ(e.bytes[0], 0x81);
   EXPECT_EQ(format::loadLE(e.bytes.data() + 1, 4), 0xDEADBE00u);
-  expectRoundTrip(line, e.bytes);
+  expectRoundTrip(Algorithm::CPack, line, e.bytes);
 }
 
 TEST(CPack, EntriesFollowFirstAppearance) {
@@ -107,7 +100,7 @@ TEST(CPack, EntriesFollowFirstAppearance) {
   EXPECT_EQ(e.bytes[9], 0x2 | (0x2 | 1 << 2) << 4);          // mmmm[0], mmmm[1]
   EXPECT_EQ(e.bytes[10], (0x3 | 1 << 2) | 0x2 << 4);         // mmmx[1], mmmm[0]
   EXPECT_EQ(e.line.bytes, 1u + 8u + 8u + 4u);                 // four mmmx of 0xAAAAAA02
-  expectRoundTrip(line, e.bytes);
+  expectRoundTrip(Algorithm::CPack, line, e.bytes);
 }
 
 TEST(CPack, AWordLeftUncoveredAfterFourEntriesKeepsTheLine) {

@@ -9,17 +9,10 @@ namespace warpsim::mech::caba {
 namespace {
 
 using testing::Bytes;
-using testing::decodes;
+using testing::expectRoundTrip;
 using testing::encode;
 using testing::lineFrom;
 using testing::lineOf;
-
-void expectRoundTrip(const Bytes& line, const Bytes& encoded) {
-  Bytes back;
-  std::string error;
-  ASSERT_TRUE(decodes(Algorithm::Fpc, encoded, uint32_t(line.size()), back, &error)) << error;
-  EXPECT_EQ(back, line);
-}
 
 TEST(Fpc, PatternsAWordFits) {
   EXPECT_EQ(fpcPatternsFitting(0), 0xFF);           // every pattern
@@ -53,7 +46,7 @@ TEST(Fpc, SegmentsTakeTheirOwnPatterns) {
                     0x64, 0x9C, 0x7F, 0x80, 0x00, 0x01, 0x02, 0x03};  // sext8 bytes
   expected.insert(expected.end(), line.begin() + 96, line.end());    // raw
   EXPECT_EQ(e.bytes, expected);
-  expectRoundTrip(line, e.bytes);
+  expectRoundTrip(Algorithm::Fpc, line, e.bytes);
 }
 
 struct UniformCase {
@@ -85,7 +78,7 @@ TEST(Fpc, EachPatternOnAUniformLine) {
     EXPECT_EQ(e.bytes[0], 0x40 | code | code << 3);
     EXPECT_EQ(e.bytes[1], code | code << 3);
     EXPECT_EQ((Bytes{e.bytes.begin() + 2, e.bytes.begin() + 2 + long(c.payload.size())}), c.payload);
-    expectRoundTrip(line, e.bytes);
+    expectRoundTrip(Algorithm::Fpc, line, e.bytes);
   }
   // Raw segments everywhere: 130 B, kept uncompressed.
   const auto raw = encode(Algorithm::Fpc, lineOf(128, 4, {0x12345678u}));
@@ -103,7 +96,7 @@ TEST(Fpc, OneWideWordWidensItsWholeSegment) {
   EXPECT_EQ(e.bytes[0], 0x43);
   EXPECT_EQ(e.bytes[7], 0x34);
   EXPECT_EQ(e.bytes[8], 0x12);
-  expectRoundTrip(line, e.bytes);
+  expectRoundTrip(Algorithm::Fpc, line, e.bytes);
 }
 
 TEST(Fpc, TiesInSizeGoToTheLowerCode) {
@@ -124,7 +117,7 @@ TEST(Fpc, SixtyFourByteLineHasAOneByteHead) {
   EXPECT_EQ(e.line.bytes, 9u);
   EXPECT_EQ(e.line.bursts, 1u);
   EXPECT_EQ(e.bytes, (Bytes{0x42, 1, 2, 3, 4, 5, 6, 7, 8}));
-  expectRoundTrip(line, e.bytes);
+  expectRoundTrip(Algorithm::Fpc, line, e.bytes);
 }
 
 TEST(Fpc, SignExtendedPayloadsDecodeNegative) {
@@ -141,7 +134,7 @@ TEST(Fpc, SignExtendedPayloadsDecodeNegative) {
   EXPECT_EQ(e.bytes[1], 0x00);
   EXPECT_EQ((Bytes{e.bytes.begin() + 2, e.bytes.begin() + 6}), (Bytes{0x80, 0xFF, 0x7F, 0x00}));
   EXPECT_EQ((Bytes{e.bytes.begin() + 18, e.bytes.begin() + 22}), (Bytes{0x7F, 0x80, 0x80, 0x7F}));
-  expectRoundTrip(line, e.bytes);
+  expectRoundTrip(Algorithm::Fpc, line, e.bytes);
 }
 
 TEST(Fpc, ThirtyTwoByteLinesNeverCompress) {

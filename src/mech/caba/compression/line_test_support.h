@@ -1,7 +1,10 @@
 // Test helpers: cache lines built from little-endian values, and encoded bytes as vectors.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "mech/caba/compression/line_compression.h"
@@ -44,6 +47,14 @@ inline Encoded encode(Algorithm algorithm, const Bytes& line) {
 inline bool decodes(Algorithm algorithm, const Bytes& in, uint32_t lineBytes, Bytes& line, std::string* error = nullptr) {
   line.assign(lineBytes, 0xEE);
   return decompress(algorithm, in.data(), uint32_t(in.size()), line.data(), lineBytes, error);
+}
+
+// Expects `encoded` to decompress under `algorithm` to `line`, exactly.
+inline void expectRoundTrip(Algorithm algorithm, const Bytes& line, const Bytes& encoded) {
+  Bytes back;
+  std::string error;
+  ASSERT_TRUE(decodes(algorithm, encoded, uint32_t(line.size()), back, &error)) << error;
+  EXPECT_EQ(back, line);
 }
 
 }  // namespace warpsim::mech::caba::testing

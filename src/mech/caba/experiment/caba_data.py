@@ -39,11 +39,11 @@ Means over cases: geometric for ratios (normalised IPC, energy, EDP, power, burs
 ratios), arithmetic for shares and rates (utilisation, hit rates, stall shares).
 """
 
-import math
 import os
 import re
 import tomllib
 
+from summary_stats import geomean, mean  # noqa: F401 (the pages use data.mean, data.geomean)
 from sweep_report import ReportError  # scripts/report, on the path of a template
 
 DESIGNS = ["base", "hw-bdi-mem", "hw-bdi", "ideal-bdi", "caba-bdi", "caba-fpc", "caba-cpack",
@@ -107,16 +107,6 @@ def config_value(directory, name, key):
 
 def ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
-
-
-def mean(values):
-    values = [v for v in values if v is not None]
-    return sum(values) / len(values) if values else None
-
-
-def geomean(values):
-    values = [v for v in values if v is not None and v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
 def _node(root, path):

@@ -22,7 +22,6 @@ Usage: python3 spec.py SPEC_OUT [--size mixed|small|default|large|N] [--workload
 """
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -31,6 +30,7 @@ sys.dont_write_bytecode = True  # no __pycache__ beside the sources it imports
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "scripts", "report"))
 import caba_data as data  # noqa: E402
+from spec_text import toml_list, variant_lines  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 CONFIG = "fermi-caba"
@@ -74,10 +74,6 @@ def variants(dram_mhz):
     return v
 
 
-def toml_list(values):
-    return "[" + ", ".join(json.dumps(x) for x in values) + "]"
-
-
 def spec_text(workloads, size, dram_mhz):
     v = variants(dram_mhz)
     at_default = [w for w in workloads if w in AT_DEFAULT]
@@ -102,11 +98,7 @@ def spec_text(workloads, size, dram_mhz):
         lines += ["[[exclude]]", f"workload = {toml_list(rest)}", 'size = "default"', "",
                   "[[exclude]]", f"workload = {toml_list(at_default)}", 'size = "small"', ""]
     for name, (description, overlays, sets) in v.items():
-        lines += [f"[variants.{name}]", f"description = {json.dumps(description)}"]
-        if overlays:
-            lines.append(f"overlays = {toml_list(overlays)}")
-        if sets:
-            lines.append(f"sets = {toml_list(sets)}")
+        lines += variant_lines(name, description, overlays, sets)
         lines.append("")
     lines += ["[columns]", 'cycles = "totals.cycles"', 'ipc = "totals.timing.ipc"',
               'dram_utilisation = "totals.timing.dram_bandwidth_utilisation"',

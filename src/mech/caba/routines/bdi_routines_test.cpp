@@ -8,13 +8,14 @@
 #include <cstring>
 #include <random>
 
+#include "mech/caba/routines/routine_text.h"
 #include "ptx/parser.h"
 #include "timing/sm/assist/assist_executor.h"
 
 namespace warpsim::mech::caba {
 namespace {
 
-const char* kHeader = ".version 7.0\n.target sm_80\n.address_size 64\n\n";
+const std::string kHeader = kRoutineModuleHeader;
 
 // A line meant for encoding e: values of its base size, an explicit base far from zero, deltas
 // spread over the encoding's delta size; with `mask`, every fifth value small (zero base).

@@ -1,4 +1,5 @@
 #include "mech/caba/routines/caba_routines.h"
+#include "mech/caba/routines/routine_text.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -18,9 +19,8 @@ namespace {
 // The store's PTX, register-allocated like a compiler would (the fewest registers without
 // spills): its routines' register counts are what they add per thread.
 timing::AssistRoutineStore buildStore(uint32_t lineBytes) {
-  const std::string text =
-      ".version 7.0\n.target sm_80\n.address_size 64\n\n" + bdiRoutines(lineBytes) +
-      fpcRoutines(lineBytes) + cpackRoutines(lineBytes);
+  const std::string text = kRoutineModuleHeader + bdiRoutines(lineBytes) +
+                           fpcRoutines(lineBytes) + cpackRoutines(lineBytes);
   ir::Module m = ptx::parseModule(text, "caba-assist-warp-store.ptx");
   const compiler::ModuleAllocation a =
       compiler::allocateRegisters(m, compiler::RegisterBudget::minimal());

@@ -12,13 +12,14 @@
 
 #include "mech/caba/compression/cpack.h"
 #include "mech/caba/compression/line_format.h"
+#include "mech/caba/routines/routine_text.h"
 #include "ptx/parser.h"
 #include "timing/sm/assist/assist_executor.h"
 
 namespace warpsim::mech::caba {
 namespace {
 
-const char* kHeader = ".version 7.0\n.target sm_80\n.address_size 64\n\n";
+const std::string kHeader = kRoutineModuleHeader;
 
 uint32_t activeMask(uint32_t lineBytes) {
   return cpackLanes(lineBytes) >= 32 ? ~0u : (1u << cpackLanes(lineBytes)) - 1;

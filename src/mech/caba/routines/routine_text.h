@@ -14,6 +14,9 @@
 
 namespace warpsim::mech::caba {
 
+// The module header the routines are parsed under (the store and the tests).
+inline constexpr const char* kRoutineModuleHeader = ".version 7.0\n.target sm_80\n.address_size 64\n\n";
+
 class RoutineText {
  public:
   void emit(std::string_view line) {

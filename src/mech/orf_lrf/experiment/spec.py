@@ -11,8 +11,13 @@ energy.extra.*.pj price the counters, the allocator's savings use bank + wire.
 Usage: python3 spec.py SPEC_OUT
 """
 
-import json
+import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources it imports
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..",
+                                "scripts", "report"))
+from spec_text import toml_list, variant_lines  # noqa: E402
 
 # Table 4.5: entries per thread -> (read pJ, write pJ) per 128-bit access of an ORF/RFC bank.
 TABLE_4_5 = {1: (0.7, 2.0), 2: (1.2, 3.8), 3: (1.2, 4.4), 4: (1.9, 6.1), 5: (2.0, 6.0),
@@ -65,10 +70,6 @@ def variants():
     return v
 
 
-def toml_list(values):
-    return "[" + ", ".join(json.dumps(x) for x in values) + "]"
-
-
 def spec_text():
     v = variants()
     lines = [
@@ -90,11 +91,7 @@ def spec_text():
         "",
     ]
     for name, (description, overlays, sets) in v.items():
-        lines += [f"[variants.{name}]", f"description = {json.dumps(description)}"]
-        if overlays:
-            lines.append(f"overlays = {toml_list(overlays)}")
-        if sets:
-            lines.append(f"sets = {toml_list(sets)}")
+        lines += variant_lines(name, description, overlays, sets)
         lines += ['options = ["--sms", "1"]', ""]
     lines += ["[columns]", 'cycles = "totals.cycles"', 'warp_instructions = "totals.warp_instructions"',
               'energy_nj = "totals.timing.energy.total_nj"', ""]
