@@ -15,9 +15,9 @@
 
 namespace warpsim::workloads::testing {
 
-// For each overlay: a timing device on `config` with the overlay and `sets`, the workload `name`
-// at its small size, no launch error, verification passed, then check(overlay, launch report)
-// for every launch.
+// For each overlay (a name, or several joined by '+', applied in that order): a timing device on
+// `config` with the overlay and `sets`, the workload `name` at its small size, no launch error,
+// verification passed, then check(overlay, launch report) for every launch.
 inline void runWithEachOverlay(
     const std::string& name, const std::string& config, const std::vector<std::string>& overlays,
     const std::function<void(const std::string&, const runtime::LaunchReport&)>& check,
@@ -29,7 +29,13 @@ inline void runWithEachOverlay(
     runtime::DeviceOptions o;
     o.resources = runtime::DeviceOptions::Resources::Estimate;
     o.config = config;
-    o.overlays = {overlay};
+    o.overlays.clear();
+    for (size_t start = 0;;) {
+      const size_t plus = overlay.find('+', start);
+      o.overlays.push_back(overlay.substr(start, plus - start));
+      if (plus == std::string::npos) break;
+      start = plus + 1;
+    }
     o.sets = sets;
     runtime::Device device(o);
     const SmallRun run = runSmall(device, *w);

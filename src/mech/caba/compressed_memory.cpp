@@ -68,9 +68,26 @@ bool CompressedMemory::inDeviceMemory(uint64_t line) const {
 }
 
 CompressedMemory::LineState& CompressedMemory::dramState(uint64_t line) {
-  auto [it, fresh] = dram_.try_emplace(line);
-  if (fresh) it->second = compressNow(line);  // stored compressed before the kernel
-  return it->second;
+  LineState& s = dram_[line];
+  if (!s.known) {  // stored compressed before the kernel
+    const bool plain = s.sentPlain;
+    s = compressNow(line);
+    s.known = true;
+    s.sentPlain = plain;
+  }
+  return s;
+}
+
+CompressedMemory::LineState CompressedMemory::plainState(bool sentPlain) const {
+  LineState s{static_cast<uint8_t>(fullBursts_), 0, 0, static_cast<uint16_t>(lineBytes_)};
+  s.known = true;
+  s.sentPlain = sentPlain;
+  return s;
+}
+
+bool CompressedMemory::sentPlain(uint64_t line) const {
+  const auto it = dram_.find(line);
+  return it != dram_.end() && it->second.sentPlain;
 }
 
 void CompressedMemory::metadataAccess(uint64_t line, bool write, timing::mem::CompressedTransfer& t) {
@@ -121,7 +138,9 @@ timing::mem::CompressedTransfer CompressedMemory::transfer(uint64_t line, uint32
       ++d.compressedLines;
       t.sectors = allSectors_;
       t.bursts = s.bursts;
-      t.extraCycles = params_.placement == Placement::Dram ? params_.decompressCycles : 0;
+      const bool controllerDecompresses =
+          params_.placement == Placement::Dram && params_.agent == Agent::Hardware;
+      t.extraCycles = controllerDecompresses ? params_.decompressCycles : 0;
     } else {
       t.bursts = asked;
     }
@@ -132,19 +151,21 @@ timing::mem::CompressedTransfer CompressedMemory::transfer(uint64_t line, uint32
   ++d.lines;
   d.baselineBursts += asked;
   LineState& s = dramState(line);
-  if (!plain_.empty() && plain_.count(line) != 0) {
-    s = LineState{static_cast<uint8_t>(fullBursts_), 0, 0, static_cast<uint16_t>(lineBytes_)};
+  if (s.sentPlain) {
+    s = plainState(true);
   } else if (sectors == allSectors_) {
     s = compressNow(line);
+    s.known = true;
   } else if (compressed(s)) {
     // Merge into the compressed copy: read it whole, write the merged line whole.
     ++stats_.readModifyWrites;
     stats_.readModifyWriteBursts += s.bursts;
     t.readFirstBursts = s.bursts;
     s = compressNow(line);
+    s.known = true;
     t.sectors = allSectors_;
   } else {
-    s = LineState{static_cast<uint8_t>(fullBursts_), 0, 0, static_cast<uint16_t>(lineBytes_)};
+    s = plainState(false);
   }
   if (compressed(s)) {
     ++d.compressedLines;
@@ -158,13 +179,20 @@ timing::mem::CompressedTransfer CompressedMemory::transfer(uint64_t line, uint32
   return t;
 }
 
-timing::mem::ReplyCost CompressedMemory::reply(uint64_t line, uint32_t sectors, uint32_t bytes) {
+timing::mem::ReplyCost CompressedMemory::reply(uint64_t line, uint32_t sectors, uint32_t bytes,
+                                               bool fromDram) {
   (void)sectors;
   ++stats_.replies;
   stats_.replyBaselineBytes += bytes;
   timing::mem::ReplyCost r{bytes, 0};
-  if (params_.placement == Placement::L2 && (plain_.empty() || plain_.count(line) == 0)) {
-    const LineState s = compressNow(line);  // the L2's copy, compressed from its data
+  // Compressed on the way: what the L2 holds (placement l2), or, with an uncompressed L2 and
+  // assist warps, what DRAM sent for this request.
+  const bool fromCompressedCopy =
+      params_.placement == Placement::L2 ||
+      (params_.agent == Agent::AssistWarp && fromDram && inDeviceMemory(line) &&
+       compressed(dramState(line)));
+  if (fromCompressedCopy && !sentPlain(line)) {
+    const LineState s = compressNow(line);  // the copy's form, compressed from its data
     if (compressed(s) && s.bytes < bytes) {
       ++stats_.compressedReplies;
       r = params_.agent == Agent::AssistWarp
@@ -182,10 +210,11 @@ void CompressedMemory::written(uint64_t line, uint32_t sectors, uint8_t format) 
     ++stats_.storesPartial;
   } else if (format != 0) {
     ++stats_.storesCompressed;
-    plain_.erase(line);
+    const auto it = dram_.find(line);
+    if (it != dram_.end()) it->second.sentPlain = false;
   } else {
     ++stats_.storesPlain;
-    plain_.insert(line);
+    dram_[line].sentPlain = true;  // compressed from its data later if never met yet
   }
 }
 

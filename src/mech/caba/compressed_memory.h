@@ -20,14 +20,17 @@
 // of lines written by the SMs keep the line's state from its data (the partial-write protocol's
 // outcome, whose round trip is not modelled: README.md).
 //
-// Placement dram: the controller decompresses fills (decompress_cycles) and L2 and the reply
-// network see whole lines. Placement l2: the L2 holds the compressed line, a reply that is
-// smaller compressed crosses the reply network compressed and is decompressed on its way into
-// the L1 (decompress_cycles, charged before the reply leaves).
+// Placement dram: the L2 holds whole lines. With the hardware agent the controller decompresses
+// fills (decompress_cycles) and the reply network sees whole lines; with the assist-warp agent
+// (the uncompressed-L2 option) a reply whose data came from DRAM crosses the reply network as
+// DRAM held it and an assist warp decompresses it at the SM, while L2 hits leave plain (the L2's
+// copy is taken to be whole once the SM has decompressed the fill: the write of the whole line
+// back to the L2 is not modelled, README.md). Placement l2: the L2 holds the compressed line, a
+// reply that is smaller compressed crosses the reply network compressed and is decompressed on
+// its way into the L1 (decompress_cycles, charged before the reply leaves) or by an assist warp.
 #pragma once
 #include <cstdint>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "mech/caba/memory_params.h"
 #include "mech/caba/memory_stats.h"
@@ -41,7 +44,8 @@ class CompressedMemory final : public timing::mem::IMemoryCompression {
   CompressedMemory(const Context& context, const MemoryCompressionParams& params);
 
   timing::mem::CompressedTransfer transfer(uint64_t line, uint32_t sectors, bool write) override;
-  timing::mem::ReplyCost reply(uint64_t line, uint32_t sectors, uint32_t bytes) override;
+  timing::mem::ReplyCost reply(uint64_t line, uint32_t sectors, uint32_t bytes,
+                               bool fromDram) override;
   void written(uint64_t line, uint32_t sectors, uint8_t format) override;
   uint32_t maxSideRequests() const override { return 3; }
   void beginKernel() override { stats_ = MemoryCompressionStats{}; }
@@ -54,10 +58,17 @@ class CompressedMemory final : public timing::mem::IMemoryCompression {
     uint8_t bursts = 0;  // in DRAM; fullBursts_: uncompressed
     uint8_t algorithm = 0, encoding = 0;
     uint16_t bytes = 0;
+    bool known = false;      // compressed from its data at least once (dramState)
+    bool sentPlain = false;  // assist-warp agent: the last whole-line store reached the L2 plain
+                             // (an SM's store buffer overflowed): nothing compresses the line
+                             // until a store sends it compressed again
   };
   // Compresses the line's current data (and checks the round trip when asked to).
   LineState compressNow(uint64_t line);
+  // A line's state in DRAM, compressed from its data the first time; an uncompressed one.
   LineState& dramState(uint64_t line);
+  LineState plainState(bool sentPlain) const;
+  bool sentPlain(uint64_t line) const;
   // Whether the line lies in a device allocation (the compressible region, whose values the
   // functional memory holds).
   bool inDeviceMemory(uint64_t line) const;
@@ -70,9 +81,6 @@ class CompressedMemory final : public timing::mem::IMemoryCompression {
   const uint64_t channel_;
   const uint32_t lineBytes_, sectorBytes_, fullBursts_, allSectors_;
   std::unordered_map<uint64_t, LineState> dram_;
-  // Assist-warp agent: lines whose last whole-line store reached the L2 plain (the SM's store
-  // buffer overflowed). Nothing compresses them until a store sends them compressed again.
-  std::unordered_set<uint64_t> plain_;
   MetadataCache metadata_;
   MemoryCompressionStats stats_;
   uint8_t data_[256] = {}, encoded_[256] = {}, decoded_[256] = {};

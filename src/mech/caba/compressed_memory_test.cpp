@@ -85,9 +85,44 @@ TEST(CompressedMemory, TheMemoryControllerDecompressesWhenOnlyDramIsCompressed) 
   EXPECT_EQ(cm.transfer(m.base, 0xF, false).extraCycles, 3u);
   EXPECT_EQ(cm.transfer(m.base + 256, 0xF, false).extraCycles, 0u);  // uncompressed
   // Replies cross the network whole.
-  const timing::mem::ReplyCost r = cm.reply(m.base, 0xF, 128);
+  const timing::mem::ReplyCost r = cm.reply(m.base, 0xF, 128, false);
   EXPECT_EQ(r.bytes, 128u);
   EXPECT_EQ(r.extraCycles, 0u);
+}
+
+TEST(CompressedMemory, WithAnUncompressedL2AndAssistWarpsOnlyDramFillsCrossCompressed) {
+  Memory m;
+  MemoryCompressionParams p;
+  p.placement = Placement::Dram;
+  p.agent = Agent::AssistWarp;
+  p.decompressCycles = 3;  // no dedicated logic runs: ignored
+  CompressedMemory cm(context(m), p);
+  const uint64_t line = m.base + 128;  // compresses to 25 bytes
+  CompressedTransfer t = cm.transfer(line, 0x1, false);
+  EXPECT_EQ(t.sectors, 0xFu);
+  EXPECT_EQ(t.bursts, 1u);
+  EXPECT_EQ(t.extraCycles, 0u);  // the SM decompresses, not the controller
+  // The fill's reply: as DRAM sent it, for an assist warp at the SM.
+  timing::mem::ReplyCost r = cm.reply(line, 0x1, 32, true);
+  EXPECT_EQ(r.bytes, 25u);
+  EXPECT_EQ(r.format, kCompressedReply);
+  EXPECT_EQ(r.extraCycles, 0u);
+  // An L2 hit: whole and plain.
+  r = cm.reply(line, 0xF, 128, false);
+  EXPECT_EQ(r.bytes, 128u);
+  EXPECT_EQ(r.format, 0u);
+  // An incompressible fill: plain.
+  cm.transfer(m.base + 256, 0xF, false);
+  r = cm.reply(m.base + 256, 0xF, 128, true);
+  EXPECT_EQ(r.bytes, 128u);
+  EXPECT_EQ(r.format, 0u);
+  // A line an SM last sent plain stays plain in DRAM: its fills are plain too.
+  cm.written(line, 0xF, 0);
+  cm.transfer(line, 0xF, true);
+  r = cm.reply(line, 0xF, 128, true);
+  EXPECT_EQ(r.bytes, 128u);
+  EXPECT_EQ(r.format, 0u);
+  EXPECT_EQ(cm.stats().compressedReplies, 1u);
 }
 
 TEST(CompressedMemory, RepliesCrossTheNetworkCompressedWhenTheL2HoldsCompressedLines) {
@@ -99,19 +134,19 @@ TEST(CompressedMemory, RepliesCrossTheNetworkCompressedWhenTheL2HoldsCompressedL
   m.device.read(m.base + 128, line, 128);
   const CompressedLine c = compress(p.algorithm, line, 128, nullptr);
   ASSERT_EQ(c.bytes, 25u);  // B8 with 1-byte deltas: head byte, base, 16 deltas
-  timing::mem::ReplyCost r = cm.reply(m.base + 128, 0xF, 128);
+  timing::mem::ReplyCost r = cm.reply(m.base + 128, 0xF, 128, false);
   EXPECT_EQ(r.bytes, 25u);
   EXPECT_EQ(r.extraCycles, 2u);
   // One sector is 32 bytes: the whole line compressed is still smaller.
-  r = cm.reply(m.base + 128, 0x1, 32);
+  r = cm.reply(m.base + 128, 0x1, 32, false);
   EXPECT_EQ(r.bytes, 25u);
   // The zero line: what the algorithm makes of it (one burst or less).
   const uint8_t zeros[128] = {};
   const uint32_t zeroBytes = compress(p.algorithm, zeros, 128, nullptr).bytes;
   ASSERT_LT(zeroBytes, 32u);
-  EXPECT_EQ(cm.reply(m.base, 0x1, 32).bytes, zeroBytes);
+  EXPECT_EQ(cm.reply(m.base, 0x1, 32, false).bytes, zeroBytes);
   // Incompressible, and a sector smaller than the compressed line: sent as they are.
-  r = cm.reply(m.base + 256, 0xF, 128);
+  r = cm.reply(m.base + 256, 0xF, 128, false);
   EXPECT_EQ(r.bytes, 128u);
   EXPECT_EQ(r.extraCycles, 0u);
   uint8_t half[128] = {};
@@ -119,7 +154,7 @@ TEST(CompressedMemory, RepliesCrossTheNetworkCompressedWhenTheL2HoldsCompressedL
   m.device.write(m.base + 384, half, 128);  // 64 noisy bytes, then zeros
   const CompressedLine h = compress(p.algorithm, half, 128, nullptr);
   if (h.compressible) ASSERT_GT(h.bytes, 32u);
-  EXPECT_EQ(cm.reply(m.base + 384, 0x1, 32).bytes, 32u);
+  EXPECT_EQ(cm.reply(m.base + 384, 0x1, 32, false).bytes, 32u);
   EXPECT_EQ(cm.stats().compressedReplies, 3u);
   EXPECT_EQ(cm.stats().replyBytes, 25u + 25u + zeroBytes + 128u + 32u);
   EXPECT_EQ(cm.stats().replyBaselineBytes, 128u + 32u + 32u + 128u + 32u);
@@ -131,20 +166,20 @@ TEST(CompressedMemory, AssistWarpLinesAreAsTheSmsSentThem) {
   p.agent = Agent::AssistWarp;
   CompressedMemory cm(context(m), p);
   const uint64_t line = m.base + 128;  // compresses to 25 bytes
-  ASSERT_EQ(cm.reply(line, 0xF, 128).bytes, 25u);
+  ASSERT_EQ(cm.reply(line, 0xF, 128, false).bytes, 25u);
   // An SM sent the whole line plain (its store buffer was full): the L2 and DRAM keep it so.
   cm.written(line, 0xF, 0);
-  EXPECT_EQ(cm.reply(line, 0xF, 128).bytes, 128u);
-  EXPECT_EQ(cm.reply(line, 0xF, 128).format, 0u);
+  EXPECT_EQ(cm.reply(line, 0xF, 128, false).bytes, 128u);
+  EXPECT_EQ(cm.reply(line, 0xF, 128, false).format, 0u);
   CompressedTransfer t = cm.transfer(line, 0xF, true);
   EXPECT_EQ(t.bursts, 4u);
   EXPECT_EQ(cm.transfer(line, 0x1, false).bursts, 1u);  // sector by sector
   // A part of it written: still plain.
   cm.written(line, 0x1, 0);
-  EXPECT_EQ(cm.reply(line, 0xF, 128).bytes, 128u);
+  EXPECT_EQ(cm.reply(line, 0xF, 128, false).bytes, 128u);
   // Sent compressed again: compressed in the L2, and in DRAM at its next write-back.
   cm.written(line, 0xF, kCompressedReply);
-  const timing::mem::ReplyCost r = cm.reply(line, 0xF, 128);
+  const timing::mem::ReplyCost r = cm.reply(line, 0xF, 128, false);
   EXPECT_EQ(r.bytes, 25u);
   EXPECT_EQ(r.format, kCompressedReply);
   EXPECT_EQ(cm.transfer(line, 0xF, true).bursts, 1u);
@@ -154,7 +189,7 @@ TEST(CompressedMemory, AssistWarpLinesAreAsTheSmsSentThem) {
   // The dedicated-hardware designs compress at the L2 whatever the SM sent.
   CompressedMemory hw(context(m), MemoryCompressionParams{});
   hw.written(line, 0xF, 0);
-  EXPECT_EQ(hw.reply(line, 0xF, 128).bytes, 25u);
+  EXPECT_EQ(hw.reply(line, 0xF, 128, false).bytes, 25u);
   EXPECT_EQ(hw.stats().storesPlain, 0u);
 }
 
@@ -254,7 +289,7 @@ TEST(CompressedMemory, LinesOutsideDeviceMemoryAreNeverCompressedAndReadNoMetada
   t = cm.transfer(local, 0xF, true);
   EXPECT_EQ(t.bursts, 4u);
   EXPECT_EQ(t.metadataWrite, kNoSideLine);
-  EXPECT_EQ(cm.reply(local, 0xF, 128).bytes, 128u);
+  EXPECT_EQ(cm.reply(local, 0xF, 128, false).bytes, 128u);
   EXPECT_EQ(cm.stats().unknownLines, 2u);
   EXPECT_EQ(cm.stats().compressions, 0u);
 }

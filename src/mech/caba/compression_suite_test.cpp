@@ -17,8 +17,9 @@ namespace {
 class EquivalenceWithCompressedMemory : public testing::TestWithParam<std::string> {};
 
 TEST_P(EquivalenceWithCompressedMemory, VerifiesWithEveryDesignAndEveryLineDecompresses) {
-  const std::vector<std::string> designs = {"hw-bdi-mem", "hw-bdi",    "ideal-bdi", "caba-bdi",
-                                             "caba-fpc",   "caba-cpack", "caba-best"};
+  const std::vector<std::string> designs = {"hw-bdi-mem", "hw-bdi",     "ideal-bdi",
+                                             "caba-bdi",   "caba-fpc",   "caba-cpack",
+                                             "caba-best",  "caba-bdi+caba-uncompressed-l2"};
   // Per design: lines compressed, and device-memory lines moved (a workload whose data stays in
   // the L2 moves none: mandelbrot only writes, and its output is never written back).
   std::map<std::string, uint64_t> lines, moved;

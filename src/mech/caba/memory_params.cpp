@@ -24,21 +24,19 @@ MemoryCompressionParams readMemoryCompressionParams(config::Section s) {
       "BDI encoding), fpc (segmented Frequent Pattern Compression), cpack (4-entry C-Pack), best "
       "(per line the fewest bursts of bdi, fpc and cpack)"));
   p.placement = s.choice("placement", "l2", {"dram", "l2"},
-                         "where lines are held compressed: dram (only DRAM: the memory "
-                         "controller compresses and decompresses) or l2 (L2 and DRAM, and the "
-                         "reply network carries compressed lines)") == "dram"
+                         "where lines are held compressed: dram (only DRAM; the L2 holds them "
+                         "whole) or l2 (L2 and DRAM, and the reply network carries compressed "
+                         "lines)") == "dram"
                     ? Placement::Dram
                     : Placement::L2;
   p.agent = s.choice("agent", "hardware", {"hardware", "assist-warp"},
-                     "who decompresses replies: hardware (dedicated logic, decompress_cycles) or "
-                     "assist-warp (the SM's assist warps; needs placement = \"l2\" and "
-                     "sm.assist_warp.impl = \"caba\")") == "assist-warp"
+                     "who decompresses: hardware (dedicated logic at the L2 or memory "
+                     "controller, decompress_cycles) or assist-warp (the SM's assist warps, "
+                     "sm.assist_warp.impl = \"caba\"; with placement = \"dram\" DRAM fills "
+                     "cross compressed and L2 hits plain: the uncompressed-L2 option)") ==
+                    "assist-warp"
                 ? Agent::AssistWarp
                 : Agent::Hardware;
-  if (p.agent == Agent::AssistWarp && p.placement != Placement::L2)
-    throw config::Error("config: error: " + s.path() +
-                        ".agent = \"assist-warp\" needs placement = \"l2\" (assist warps "
-                        "decompress what crosses the interconnect compressed)");
   p.decompressCycles = s.u32("decompress_cycles", p.decompressCycles,
                              "L2 cycles of the dedicated decompressor on a compressed fill or "
                              "reply (0: ideal)",

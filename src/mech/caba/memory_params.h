@@ -8,9 +8,10 @@
 
 namespace warpsim::mech::caba {
 
-// Where lines are held compressed. Dram: only DRAM (the memory controller compresses on
-// write-back and decompresses on fill; L2 and the interconnect see whole lines). L2: L2 and DRAM
-// (lines cross the reply network compressed; the L1 holds them uncompressed).
+// Where lines are held compressed. Dram: only DRAM, the L2 holds whole lines (with the hardware
+// agent the memory controller compresses on write-back and decompresses on fill; with assist
+// warps a fill crosses the reply network compressed and the SM decompresses it). L2: L2 and
+// DRAM (lines cross the reply network compressed; the L1 holds them uncompressed).
 enum class Placement : uint8_t { Dram, L2 };
 
 // Who compresses and decompresses: dedicated logic at the L2 / memory controller (with the

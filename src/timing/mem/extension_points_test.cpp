@@ -71,7 +71,7 @@ class WholeLineCompression final : public IMemoryCompression {
     if (write) t.readFirstBursts = 2;
     return t;
   }
-  ReplyCost reply(uint64_t, uint32_t, uint32_t) override { return {8, 0, format}; }
+  ReplyCost reply(uint64_t, uint32_t, uint32_t, bool) override { return {8, 0, format}; }
   uint32_t maxSideRequests() const override { return 2; }
   uint8_t format = 0;
 };

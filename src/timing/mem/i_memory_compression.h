@@ -3,7 +3,9 @@
 // controller); key l2.compression. The L2 slices of the channel call it:
 //   transfer(line, sectors, false)  for every DRAM read (a fill, or a read that bypasses the L2)
 //   transfer(line, sectors, true)   for every DRAM write (write-back of dirty sectors)
-//   reply(line, sectors)            for every read reply the slice sends to an SM
+//   reply(line, sectors, bytes, fromDram)
+//                                   for every read reply the slice sends to an SM (fromDram: its
+//                                   data came from DRAM for this request, not from an L2 hit)
 //   written(line, sectors, format)  for every store that reaches it from an SM, in the form the
 //                                   SM sent it (a model whose lines are compressed at the SMs
 //                                   learns there what the L2 holds)
@@ -67,10 +69,11 @@ class IMemoryCompression {
   // Sectors `sectors` of the L2 line at `line` move between L2 and DRAM (write: towards DRAM).
   virtual CompressedTransfer transfer(uint64_t line, uint32_t sectors, bool write) = 0;
   // A read reply carrying sectors `sectors` of the line at `line` (bytes: their uncompressed
-  // size) leaves the L2 for an SM.
-  virtual ReplyCost reply(uint64_t line, uint32_t sectors, uint32_t bytes) {
+  // size) leaves the L2 for an SM; fromDram: the data was read from DRAM for it (a miss).
+  virtual ReplyCost reply(uint64_t line, uint32_t sectors, uint32_t bytes, bool fromDram) {
     (void)line;
     (void)sectors;
+    (void)fromDram;
     return ReplyCost{bytes, 0, 0};
   }
   // A write from an SM of sectors `sectors` of the line at `line` reached the L2, in form

@@ -84,7 +84,7 @@ void L2Slice::takeFills(Cycle now) {
     if (c.tag == kSideTag) continue;  // metadata or read-modify-write read: nothing waits
     const Cycle ready = now + c.delay;
     if (c.tag & kBypassTag) {
-      complete(c.tag & ~kBypassTag, nullptr, ready);
+      complete(c.tag & ~kBypassTag, nullptr, ready, true);
       continue;
     }
     MshrTable::Entry& e = mshrs_.entry(c.tag);
@@ -92,7 +92,7 @@ void L2Slice::takeFills(Cycle now) {
     line.valid |= c.sectors;
     line.pending &= ~c.sectors;
     mshrs_.fill(c.tag, c.sectors, line.valid,
-                [&](const MshrWaiter& waiter) { complete(waiter.id, &line, ready); });
+                [&](const MshrWaiter& waiter) { complete(waiter.id, &line, ready, true); });
   }
 }
 
@@ -130,7 +130,7 @@ bool L2Slice::processRead(uint32_t packet, uint64_t lineAddr, uint32_t sectors, 
     if (missing == 0) {
       tags_.touch(set, way);
       ++stats_.hits;
-      complete(packet, &line, now);
+      complete(packet, &line, now, false);
     } else {
       const uint32_t wanted = params_.fillLines ? tags_.allSectors() & ~line.valid : missing;
       const uint32_t fresh = wanted & ~line.pending;
@@ -296,7 +296,7 @@ void L2Slice::writeDram(uint64_t line, uint32_t sectors) {
   w_.dram->enqueue(r);
 }
 
-void L2Slice::complete(uint32_t packet, CacheLine* line, Cycle ready) {
+void L2Slice::complete(uint32_t packet, CacheLine* line, Cycle ready, bool fromDram) {
   Packet& p = (*w_.pool)[packet];
   switch (p.kind) {
     case PacketKind::Read: {
@@ -306,7 +306,7 @@ void L2Slice::complete(uint32_t packet, CacheLine* line, Cycle ready) {
       const uint32_t bytes = static_cast<uint32_t>(std::popcount(p.sectors)) * tags_.sectorBytes();
       // Constant-cache fills stay plain: only data loads may arrive in another form.
       const ReplyCost cost = p.replyTo == ReplyTo::ConstMshr ? ReplyCost{bytes, 0, 0}
-                                                             : w_.compression->reply(l, sectors, bytes);
+                                                             : w_.compression->reply(l, sectors, bytes, fromDram);
       p.bytes = cost.bytes;
       p.format = cost.format;
       pushReply(packet, ready + cost.extraCycles);

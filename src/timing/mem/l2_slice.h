@@ -90,7 +90,8 @@ class L2Slice {
   void sideRequests(const CompressedTransfer& t);
   void sideRequest(uint64_t addr, uint32_t bursts, bool write);
   // The request is served (its sectors are in `line`, or it bypassed the cache: line null).
-  void complete(uint32_t packet, CacheLine* line, Cycle ready);
+  // fromDram: the data came from DRAM for this request (a fill or a bypass), not from the L2.
+  void complete(uint32_t packet, CacheLine* line, Cycle ready, bool fromDram);
   void pushReply(uint32_t packet, Cycle ready);
   void sendReplies(Cycle now);
   void prefetch(const CacheAccessInfo& info);
