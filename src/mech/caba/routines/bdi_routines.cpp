@@ -13,7 +13,9 @@ uint32_t values(BdiEncoding e, uint32_t lineBytes) { return lineBytes / bdiShape
 
 uint32_t maskBytes(uint32_t n) { return (n + 7) / 8; }
 
-// Decompression: lane v rebuilds value v (and v + 32) from the base and its delta.
+// Decompression: lane v rebuilds value v (and v + 32) from the base and its delta. The staging
+// buffer is the routine's only shared variable, at shared address 0, so a lane's addresses are
+// its index scaled plus a constant offset.
 std::string decompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
   const BdiShape s = bdiShape(e);
   const uint32_t B = s.baseBytes, D = s.deltaBytes, n = values(e, L);
@@ -23,34 +25,40 @@ std::string decompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
   t += fmt::format(".entry {}(.param .u64 line)\n{{\n", bdiDecompressName(e, mask));
   t += "  .reg .pred %p<1>;\n  .reg .b32 %r<20>;\n  .reg .b64 %rd<4>;\n  .reg .b16 %rs<1>;\n";
   t += fmt::format("  .shared .align 8 .b8 buf[{}];\n", 2 * L);
-  emit("ld.param.u64 %rd0, [line];");
+  emit("ld.param.u64 %rd0, [line];");  // the live-in move (the line's address)
   emit("mov.u32 %r0, %tid.x;");
-  emit("mov.u32 %r1, buf;");
-  // The base: broadcast word loads around it, funnel-shifted into place.
-  const uint32_t w0 = BO & ~3u, shift = (BO & 3u) * 8;
-  emit(fmt::format("ld.shared.u32 %r2, [buf+{}];", w0));
-  emit(fmt::format("ld.shared.u32 %r3, [buf+{}];", w0 + 4));
-  if (B == 8) emit(fmt::format("ld.shared.u32 %r4, [buf+{}];", w0 + 8));
-  if (shift != 0) {
-    emit(fmt::format("shf.r.wrap.b32 %r5, %r2, %r3, {};", shift));
-    if (B == 8) emit(fmt::format("shf.r.wrap.b32 %r6, %r3, %r4, {};", shift));
-  } else {
-    emit("mov.b32 %r5, %r2;");
-    if (B == 8) emit("mov.b32 %r6, %r3;");
-  }
-  if (B == 8) emit("mov.b64 %rd1, {%r5, %r6};");
+  // 32 bits from any byte offset of the head: broadcast loads of the aligned words around it
+  // (each loaded once: words 0-3 in %r2, %r3, %r4, %r16), funnel-shifted into place.
+  std::string loaded;
+  auto word = [&](uint32_t w) {  // the head's words 0-3 (the base ends by byte 11)
+    constexpr int kWordRegister[] = {2, 3, 4, 16};
+    const std::string r = fmt::format("%r{}", kWordRegister[w]);
+    if (loaded.find("," + r + ",") == std::string::npos) {
+      emit(fmt::format("ld.shared.u32 {}, [buf+{}];", r, 4 * w));
+      loaded += "," + r + ",";
+    }
+    return r;
+  };
+  auto bitsAt = [&](uint32_t offset, const std::string& out) {
+    const std::string lo = word(offset / 4);
+    if (offset % 4 == 0) return lo;
+    const std::string hi = word(offset / 4 + 1);
+    emit(fmt::format("shf.r.wrap.b32 {}, {}, {}, {};", out, lo, hi, (offset % 4) * 8));
+    return out;
+  };
+  const std::string baseLo = bitsAt(BO, "%r5");
+  const std::string baseHi = B == 8 ? bitsAt(BO + 4, "%r6") : "";
+  if (B == 8) emit(fmt::format("mov.b64 %rd1, {{{}, {}}};", baseLo, baseHi));
   for (uint32_t pass = 0; pass * 32 < n; ++pass) {
     // %r7 holds v = tid + 32 * pass (the first pass uses tid itself).
     const std::string v = pass == 0 ? "%r0" : "%r7";
     if (pass != 0) emit(fmt::format("add.u32 %r7, %r0, {};", 32 * pass));
-    // The delta at buf + DO + v * D: one sign-extending byte load when it is a byte; wider
-    // deltas are unaligned, so two aligned words are loaded and funnel-shifted.
+    // The delta at DO + v * D: one sign-extending byte load when it is a byte; wider deltas are
+    // unaligned, so two aligned words are loaded and funnel-shifted.
     if (D == 1) {
-      emit("add.u32 %r8, " + v + ", %r1;");
-      emit(fmt::format("ld.shared.s8 %r12, [%r8+{}];", DO));
+      emit(fmt::format("ld.shared.s8 %r12, [{}+{}];", v, DO));
     } else {
-      emit(fmt::format("mad.lo.u32 %r8, {}, {}, %r1;", v, D));
-      emit(fmt::format("add.u32 %r8, %r8, {};", DO));
+      emit(fmt::format("mad.lo.u32 %r8, {}, {}, {};", v, D, DO));
       emit("and.b32 %r9, %r8, -4;");
       emit("ld.shared.u32 %r10, [%r9];");
       emit("and.b32 %r11, %r8, 3;");
@@ -63,18 +71,15 @@ std::string decompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
       emit("cvt.s64.s32 %rd2, %r12;");
       emit("add.s64 %rd3, %rd1, %rd2;");
     } else {
-      emit("add.u32 %r14, %r5, %r12;");
+      emit(fmt::format("add.u32 %r14, {}, %r12;", baseLo));
     }
-    if (mask) {  // bit v % 8 of mask byte v / 8 (at buf + 1 + v / 8): the zero base
-      emit("shr.u32 %r15, " + v + ", 3;");
-      emit("add.u32 %r15, %r15, %r1;");
-      emit("ld.shared.u8 %r17, [%r15+1];");
-      emit("and.b32 %r18, " + v + ", 7;");
-      emit("bfe.u32 %r19, %r17, %r18, 1;");
+    if (mask) {  // bit v of the mask (from byte 1): this pass's 32 bits, bit tid the zero base
+      const std::string bits = bitsAt(1 + 4 * pass, "%r15");
+      emit(fmt::format("bfe.u32 %r19, {}, %r0, 1;", bits));
       emit("setp.ne.u32 %p0, %r19, 0;");
       emit(B == 8 ? "selp.b64 %rd3, %rd2, %rd3, %p0;" : "selp.b32 %r14, %r12, %r14, %p0;");
     }
-    emit(fmt::format("mad.lo.u32 %r8, {}, {}, %r1;", v, B));
+    emit(fmt::format("mul.lo.u32 %r8, {}, {};", v, B));
     if (B == 8) {
       emit(fmt::format("st.shared.u64 [%r8+{}], %rd3;", L));
     } else if (B == 4) {
