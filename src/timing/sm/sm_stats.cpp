@@ -77,6 +77,8 @@ void Sm::Impl::reportStats(nlohmann::json& out) const {
 
 std::string Sm::Impl::describeSlot(uint32_t slot) const {
   const WarpSlot& w = slots[slot];
+  if (w.warp == nullptr || w.cta >= ctas.size() || ctas[w.cta].cta == nullptr)  // a broken slot
+    return fmt::format("SM {} warp slot {}: holds no warp or CTA (internal error)", id, slot);
   const func::Warp& warp = *w.warp;
   const func::Cta& cta = *ctas[w.cta].cta;
   const ir::Module& m = grid->module();
