@@ -40,6 +40,22 @@ void readGeometry(config::Section& s, CacheGeometry& g, const char* sizeDoc, boo
   }
 }
 
+// Lines of the cache set aside for another use (a mechanism's buffer in dedicated sets): the
+// cache keeps the sets they do not touch, whole sets taken.
+void reserveLines(config::Section& s, CacheGeometry& g) {
+  const uint32_t lines = s.u32("reserved_lines", 0,
+                               "lines set aside in dedicated sets for another use (a store "
+                               "buffer): the cache has ceil(reserved_lines / assoc) fewer sets",
+                               0, 1u << 24);
+  if (lines == 0) return;
+  const uint32_t sets = (lines + g.assoc - 1) / g.assoc;
+  if (sets >= g.sets())
+    throw config::Error("config: error: " + s.path() + ".reserved_lines = " +
+                        std::to_string(lines) + " leaves no set of the " +
+                        std::to_string(g.sets()) + " of the cache");
+  g.sizeBytes -= uint64_t{sets} * g.assoc * g.lineBytes;
+}
+
 }  // namespace
 
 MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMhz) {
@@ -56,6 +72,7 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   config::Section l1 = tree.section("l1");
   L1Params& a = p.l1;
   readGeometry(l1, a.cache, "L1 data cache bytes per SM (0: no L1D)", true);
+  reserveLines(l1, a.cache);
   a.mshrs = l1.u32("mshrs", a.mshrs, "miss status holding registers per SM", 1, 4096);
   a.mshrMerge = l1.u32("mshr_merge", a.mshrMerge, "requests one MSHR entry holds", 1, 256);
   a.hitLatency = l1.u32("hit_latency", a.hitLatency,

@@ -273,7 +273,20 @@ TEST(MemorySystem, BadParametersAreOneLineErrors) {
             "config: error: l2.size = 1000 is not a multiple of slices x assoc x line = 12288");
   EXPECT_EQ(error("[l1]\nline = 256\n"), "config: error: l1.line must not exceed l2.line");
   EXPECT_NE(error("[l1]\nreplacement = \"mru\"\n").find("replacement"), std::string::npos);
+  EXPECT_EQ(error("[l1]\nsize = 2048\nassoc = 4\nline = 128\nreserved_lines = 16\n"),
+            "config: error: l1.reserved_lines = 16 leaves no set of the 4 of the cache");
   EXPECT_EQ(error(""), "");
+}
+
+TEST(MemorySystem, ReservedLinesTakeWholeSetsFromTheL1) {
+  // 16 KB, 4 ways of 128 B: 32 sets; 16 lines take 4 of them, 17 lines 5.
+  config::Tree tree = config::Tree::fromString(
+      "[l1]\nsize = 16384\nassoc = 4\nline = 128\nreserved_lines = 16\n");
+  EXPECT_EQ(readMemoryParams(tree, 15, 1400).l1.cache.sets(), 28u);
+  EXPECT_EQ(readMemoryParams(tree, 15, 1400).l1.cache.sizeBytes, 14336u);
+  config::Tree odd = config::Tree::fromString(
+      "[l1]\nsize = 16384\nassoc = 4\nline = 128\nreserved_lines = 17\n");
+  EXPECT_EQ(readMemoryParams(odd, 15, 1400).l1.cache.sets(), 27u);
 }
 
 }  // namespace
