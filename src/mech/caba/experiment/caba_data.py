@@ -24,6 +24,8 @@ Definitions (the study's where it gives one; README.md records the choices):
   data ratio         memory.compression line_bursts_uncompressed / line_bursts: how well the lines
                      the memory compressed (each line as first read from DRAM and at each
                      write-back) compress, whatever moved afterwards.
+  L2 hit rate        totals.timing.l2_hit_rate (of Base's run: how much an uncompressed L2, variant
+                     UNCOMPRESSED_L2, can spare decompressions).
   metadata hit rate  memory.compression.metadata_cache hits / (hits + misses).
   energy, EDP        totals.timing.energy.total_nj; EDP = energy x simulated time.
   DRAM power         energy.components.dram.nj / simulated time; system power: average_power_w.
@@ -32,6 +34,13 @@ Definitions (the study's where it gives one; README.md records the choices):
                      .instructions / (the program's warp instructions + those).
   issue breakdown    timing.issue, one count per scheduler per cycle (stall.h): the shares of
                      ISSUE_GROUPS (the study's categories, mapped in ISSUE_GROUPS' comment).
+  bandwidth-limited  Base at 2x the DRAM bandwidth (variant base-bw200) at least BANDWIDTH_LIMITED
+                     faster in IPC than Base at 1x. The study enables compression only for
+                     memory-bandwidth-limited applications, chosen by a static profile whose
+                     criterion it does not state: the rule is ours.
+  profiled           a design with compression enabled by that profile (profiled(design)): the
+                     design's run on a bandwidth-limited case, Base's run on the others (with
+                     compression off a program runs exactly as on Base).
   RF unallocated     per kernel, 1 - (regs_per_thread + assist registers) x 32 x warps_per_sm /
                      the SM's registers (occupancy.warps_per_sm: the resident warps the resources
                      allow); per case, kernels weighted by their cycles.
@@ -51,10 +60,14 @@ DESIGNS = ["base", "hw-bdi-mem", "hw-bdi", "ideal-bdi", "caba-bdi", "caba-fpc", 
 LABELS = {"base": "Base", "hw-bdi-mem": "HW-BDI-Mem", "hw-bdi": "HW-BDI", "ideal-bdi": "Ideal-BDI",
           "caba-bdi": "CABA-BDI", "caba-fpc": "CABA-FPC", "caba-cpack": "CABA-C-Pack",
           "caba-best": "CABA-BestOfAll"}
+UNCOMPRESSED_L2 = "caba-bdi-ul2"  # CABA-BDI with lines compressed in DRAM only (spec.py)
+LABELS[UNCOMPRESSED_L2] = "CABA-BDI, uncompressed L2"
 ALGORITHMS = {"BDI": "caba-bdi", "FPC": "caba-fpc", "C-Pack": "caba-cpack", "BestOfAll": "caba-best"}
 # Energy components of the compression designs' own structures, when the model has them.
 ENERGY_EXTRAS = ("compression_logic", "metadata_cache", "assist_warps")
 FULL = 100  # the configuration's DRAM bandwidth, in percent
+BANDWIDTH_LIMITED = 0.05  # Base's IPC gain at 2x the DRAM bandwidth from which a case is limited
+_PROFILED = "/profiled"  # no variant's name can hold it: a profiled design is never a variant
 
 # The study's issue-cycle categories (B.1) from warpsim's (src/timing/sm/stall.h). warpsim tells
 # why the warp that got furthest could not issue: `memory` waits for a load's result and
@@ -83,6 +96,18 @@ def split_variant(name):
 
 def variant_name(design, percent=FULL):
     return design if percent == FULL else f"{design}-bw{percent}"
+
+
+def profiled(design):
+    """The pseudo-design of `design` with compression enabled by the static profile (Study.run)."""
+    return design + _PROFILED
+
+
+def unprofiled(design):
+    """(the design, True) for profiled(design); (design, False) for a design."""
+    if design.endswith(_PROFILED):
+        return design[:-len(_PROFILED)], True
+    return design, False
 
 
 def config_value(directory, name, key):

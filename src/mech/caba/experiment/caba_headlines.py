@@ -9,8 +9,13 @@ The rules (the study gives no tolerance; these say what "reproduced" means here)
             study's.
   at least  a rate the study reports as an average it exceeds for many applications (the
             metadata cache's hit rate): ours no more than 10 points below it.
-  holds     a statement about named applications or an ordering: it holds in our runs.
-A row whose numbers are missing is marked "no data".
+  holds     a statement about named applications or an ordering: it holds in our runs. The
+            uncompressed L2 "helps the cases with high L2 hit rates" when CABA-BDI with it has a
+            higher IPC than CABA-BDI (geometric mean) on the selected cases whose Base L2 hit rate
+            is at least HIGH_L2_HIT_RATE.
+Rows "compression enabled by static profile" take each design's run on the bandwidth-limited
+cases and Base's on the others (caba_data: bandwidth-limited, profiled), by the same rules.
+A row whose numbers are missing is marked "no data", one whose variant has no runs "not run".
 """
 
 import caba_data as data
@@ -18,8 +23,9 @@ import caba_paper as paper
 
 TOLERANCE = 0.05
 SHARE_TOLERANCE = 0.10
+HIGH_L2_HIT_RATE = 0.80  # Base's L2 hit rate from which a case counts as a high-hit one
 NONE = "–"
-MET, NOT_MET, NO_DATA = "met", "not met", "no data"
+MET, NOT_MET, NO_DATA, NOT_RUN = "met", "not met", "no data", "not run"
 
 
 def pct(x, digits=1):
@@ -91,9 +97,10 @@ class Headlines:
     def geo(self, design, f):
         return self.s.geo(self.cases, lambda c: self.s.value(c, design, f))
 
-    def add(self, key, result, study_text, ours_text, ok, reason):
-        """A row; `reason` (called only when the row is not met) says why, from the runs."""
-        word = verdict(ok)
+    def add(self, key, result, study_text, ours_text, ok, reason, word=None):
+        """A row; `reason` (called only when the row is not met) says why, from the runs; `word`
+        replaces the verdict (NOT_RUN)."""
+        word = word or verdict(ok)
         key = key.replace("-", "_")
         self.verdicts[key] = word
         self.reasons[key] = reason() if ok is False else ""
@@ -119,6 +126,29 @@ class Headlines:
                 f"{_cycles(self.mean(design, lambda r: r.wait_per_decompression()))} core cycles "
                 f"from its arrival at the SM to its release")
 
+    def profiled_on(self):
+        """The selected cases the static profile enables compression for."""
+        return [c for c in self.cases if self.s.bandwidth_limited(c)]
+
+    def profile_context(self, design, other="base"):
+        """How many selected cases the profile enables, and `design` against `other` on them."""
+        on = self.profiled_on()
+        rule = (f"Base at 2x the DRAM bandwidth at least {pct(data.BANDWIDTH_LIMITED, 0)} faster "
+                f"than at 1x")
+        if not on:
+            return f"compression is on for none of the {len(self.cases)} selected cases ({rule})"
+        f = lambda c: self.s.between(c, design, other, lambda r: r.ipc)  # noqa: E731
+        return (f"compression is on for {len(on)} of the {len(self.cases)} selected cases ({rule}: "
+                f"{', '.join(c.label for c in on)}), and on them {data.LABELS[design]} changes IPC "
+                f"by {change(self.s.geo(on, f))} over {data.LABELS[other]}"
+                + ("" if other != "base" else
+                   f" (Ideal-BDI by {change(self.s.geo(on, lambda c: self.s.ipc(c, 'ideal-bdi')))})"))
+
+    def high_l2_hit(self):
+        """The selected cases whose Base L2 hit rate is at least HIGH_L2_HIT_RATE."""
+        return [c for c in self.cases
+                if (self.s.l2_hit_rate(c) or 0) >= HIGH_L2_HIT_RATE - 1e-12]
+
     def energy_context(self):
         static = self.mean("base", lambda r: data.ratio(r.get("energy.static_nj"), r.energy()))
         dynamic = self.over_base("caba-bdi", lambda r: r.get("energy.dynamic_nj"))
@@ -142,6 +172,14 @@ class Headlines:
                      lambda d=design: f"Ideal-BDI, the same compression without latency, changes "
                                       f"IPC by {change(self.ipc('ideal-bdi'))}: {bw(d)}; "
                                       f"{self.assist_context(d)}")
+            ours = self.ipc(data.profiled(design))
+            self.add(f"ipc_{design}_profiled",
+                     f"{data.LABELS[design]} IPC vs Base, compression enabled by static profile",
+                     signed(paper.IPC[design]),
+                     f"{change(ours)} ({where}, compression on for {len(self.profiled_on())})"
+                     if self.s.has(data.profiled(design)) else NONE,
+                     gain(paper.IPC[design], minus1(ours)),
+                     lambda d=design: self.profile_context(d))
         order = [d for d in ("caba-bdi", "caba-cpack", "caba-fpc")]
         ipcs = [self.ipc(d) for d in order]
         ok = None if None in ipcs else ipcs[0] >= ipcs[1] >= ipcs[2]
@@ -162,6 +200,12 @@ class Headlines:
                                 if other == "hw-bdi-mem" else
                                 "the two differ only in who decompresses, so the gap is the assist "
                                 "warps' cost (above)"))
+            ours = minus1(self.vs(data.profiled("caba-bdi"), data.profiled(other)))
+            self.add(f"vs_{other}_profiled",
+                     f"CABA-BDI IPC vs {data.LABELS[other]}, both enabled by static profile",
+                     signed(paper.CABA_BDI_VS[other]), signed(ours),
+                     near(paper.CABA_BDI_VS[other], ours),
+                     lambda o=other: self.profile_context("caba-bdi", o))
         above = self.beats_ideal()
         self.add("beats_ideal", "Cases where CABA-BDI beats Ideal-BDI and HW-BDI",
                  f"some, by up to {pct(paper.BEATS_IDEAL_BY_UP_TO, 0)}",
@@ -205,6 +249,7 @@ class Headlines:
                          "interconnect; where CABA-BDI does not keep it, the assist warps' cost "
                          "(above) outweighs it")
         self.add_energy()
+        self.add_uncompressed_l2()
         self.add_bandwidth()
         self.add_claims()
         self.add_motivation()
@@ -239,6 +284,35 @@ class Headlines:
                  None if x is None else x <= paper.EDP_VS_IDEAL + TOLERANCE,
                  lambda: f"CABA-BDI's IPC against Ideal-BDI's: "
                          f"{change(self.vs('caba-bdi', 'ideal-bdi'))}; {self.energy_context()}")
+
+    def add_uncompressed_l2(self):
+        """B.9: an uncompressed L2 helps the applications with high L2 hit rates, e.g. RAY."""
+        self.group = "uncompressed_l2"
+        ul2, s = data.UNCOMPRESSED_L2, self.s
+        result = "Uncompressed L2 helps the cases with high L2 hit rates"
+        study = f"helps, e.g. {', '.join(paper.UNCOMPRESSED_L2_HELPS)} (no numbers)"
+        if not s.ran(ul2):
+            self.add("uncompressed_l2", result, study, f"not run (no `{ul2}` runs)", None,
+                     lambda: "", NOT_RUN)
+            return
+        high = self.high_l2_hit()
+        low = [c for c in self.cases if c not in high]
+        over = lambda c: s.between(c, ul2, "caba-bdi", lambda r: r.ipc)  # noqa: E731
+        x = s.geo(high, over)
+        decompressions = lambda d: sum(  # noqa: E731
+            s.value(c, d, lambda r: r.count("sm.assist.decompressions")) or 0 for c in high)
+        self.add("uncompressed_l2", result, study,
+                 f"{change(x)} IPC over CABA-BDI, geometric mean over the selected cases with a "
+                 f"Base L2 hit rate of at least {pct(HIGH_L2_HIT_RATE, 0)} ({len(high)}); "
+                 f"{change(s.geo(low, over))} over the others ({len(low)})",
+                 None if x is None else x > 1,
+                 lambda: f"on those cases the uncompressed L2 leaves "
+                         f"{pct(data.ratio(decompressions(ul2), decompressions('caba-bdi')))} of "
+                         f"CABA-BDI's decompressions and changes IPC by "
+                         f"{change(s.geo(high, lambda c: s.ipc(c, ul2)))} over Base (CABA-BDI: "
+                         f"{change(s.geo(high, lambda c: s.ipc(c, 'caba-bdi')))}; HW-BDI-Mem, "
+                         f"which keeps the L2 uncompressed and decompresses in dedicated logic: "
+                         f"{change(s.geo(high, lambda c: s.ipc(c, 'hw-bdi-mem')))})")
 
     def add_bandwidth(self):
         self.group = "bandwidth"

@@ -11,6 +11,7 @@ import sys
 import tempfile
 import tomllib
 import unittest
+from unittest import mock
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -18,6 +19,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "scripts", "report
 import caba_data as data  # noqa: E402
 import caba_headlines as hl  # noqa: E402
 import caba_page  # noqa: E402
+import caba_paper  # noqa: E402
 import spec  # noqa: E402
 import sweep_report  # noqa: E402
 from caba_study import Study  # noqa: E402
@@ -29,17 +31,25 @@ RATIO = {"hw-bdi-mem": 1.2, "hw-bdi": 1.6, "ideal-bdi": 1.6, "caba-bdi": 1.5, "c
 BASE_IPC = {50: 0.5, 100: 1.0, 200: 2.0}
 BW_RATIO = {("caba-bdi", 200): 1.1}  # CABA-BDI at 2x over Base at 2x (otherwise as at 1x)
 LINE_BURSTS = {"caba-bdi": 160, "caba-fpc": 200, "caba-cpack": 100, "caba-best": 80}
+# The uncompressed L2 (caba-bdi-ul2) over Base: 1.1x CABA-BDI's IPC on w1, whose L2 hit rate is
+# high, 0.8x on w2, whose is low; 4 decompressions where CABA's other designs have 10.
+UL2_RATIO = {"w1": 1.65, "w2": 1.2}
+L2_HIT_RATE = {"w1": 0.9, "w2": 0.5, "w3": 0.95}
 
 
-def document(workload, variant):
+def document(workload, variant, base_2x=None):
+    """base_2x: {workload: Base's IPC at 2x} instead of BASE_IPC[200] (every design scales)."""
     design, percent = data.split_variant(variant)
     compressible = workload != "w3"
     ratio = BW_RATIO.get((design, percent), RATIO.get(design, 1.0)) if compressible else 1.0
-    ipc = BASE_IPC[percent] * (1.0 if design == "base" else ratio)
+    if design == data.UNCOMPRESSED_L2:
+        ratio = UL2_RATIO.get(workload, 1.0)
+    base_ipc = (base_2x or {}).get(workload, BASE_IPC[percent]) if percent == 200 else BASE_IPC[percent]
+    ipc = base_ipc * (1.0 if design == "base" else ratio)
     cycles = 1000 / ipc
     energy = 80.0 if (compressible and variant == "caba-bdi") else 100 * cycles / 1000
     timing = {
-        "cycles": cycles, "ipc": ipc, "simulated_ns": cycles,
+        "cycles": cycles, "ipc": ipc, "simulated_ns": cycles, "l2_hit_rate": L2_HIT_RATE[workload],
         "dram_bandwidth_utilisation": 0.3 if compressible and design == "caba-bdi" else 0.6,
         "energy": {"total_nj": energy, "static_nj": energy * 0.75, "dynamic_nj": energy * 0.25,
                    "average_power_w": energy / cycles, "components": {"dram": {"nj": 10.0}}},
@@ -58,7 +68,8 @@ def document(workload, variant):
             "metadata_cache": {"hits": hits, "misses": 100 - hits, "writebacks": 0}}
         timing["memory"]["dram"]["read_bursts"] = bursts
     if design.startswith("caba"):
-        timing["sm"] = {"assist": {"instructions": 500, "decompressions": 10,
+        timing["sm"] = {"assist": {"instructions": 500,
+                                   "decompressions": 4 if design == data.UNCOMPRESSED_L2 else 10,
                                    "decompression_wait_cycles": 1000}}
         timing["energy"]["components"]["assist_warps"] = {"nj": 4.0}
     kernels = [{"regs_per_thread": 20, "cycles": 100,
@@ -69,21 +80,22 @@ def document(workload, variant):
             "totals": {"warp_instructions": 1000, "timing": timing}}
 
 
-def write_sweep(folder, workloads=("w1", "w2", "w3"), sizes=("small",)):
+def write_sweep(folder, workloads=("w1", "w2", "w3"), sizes=("small",), skip=(), base_2x=None):
+    """The sweep of spec.py's spec without the variants in `skip` (as a sweep of an older spec)."""
     text = spec.spec_text(list(workloads), "small", 1000.0)
     with open(os.path.join(folder, "spec.toml"), "w") as f:
         f.write(text)
     parsed = tomllib.loads(text)
     points, table = [], []
     for w, size in [(w, size) for w in workloads for size in sizes]:
-        for variant in parsed["axes"]["variant"]:
+        for variant in [v for v in parsed["axes"]["variant"] if v not in skip]:
             axes = {"workload": w, "size": size, "config": "fermi-caba", "variant": variant}
             pid = f"{len(points):016x}"
             points.append({"id": pid, "axes": axes, "argv": ["run", w]})
             table.append(dict({"id": pid}, **axes, status="pass", wall_seconds=1.0))
             os.makedirs(os.path.join(folder, "points", pid))
             with open(os.path.join(folder, "points", pid, "stats.json"), "w") as f:
-                json.dump(document(w, variant), f)
+                json.dump(document(w, variant, base_2x), f)
     for name, rows in (("points.jsonl", points), ("table.jsonl", table)):
         with open(os.path.join(folder, name), "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in rows)
@@ -101,12 +113,25 @@ def write_configs(folder):
     return configs
 
 
+def render(report, configs):
+    """The page of `report`, its Study reading the configurations in `configs`."""
+    original = caba_page.Study
+    caba_page.Study = lambda report: original(report, configs=configs)
+    try:
+        return caba_page.render(report)
+    finally:
+        caba_page.Study = original
+
+
 class SpecTest(unittest.TestCase):
     def test_designs_and_the_bandwidth_study(self):
         parsed = tomllib.loads(spec.spec_text(["vecadd", "mst"], "small", 924.0))
         variants = parsed["axes"]["variant"]
         self.assertEqual(variants[:8], data.DESIGNS)
-        self.assertEqual(len(variants), 16)
+        self.assertEqual(variants[8], "caba-bdi-ul2")
+        self.assertEqual(parsed["variants"]["caba-bdi-ul2"]["overlays"], ["caba-bdi", "caba-uncompressed-l2"])
+        self.assertNotIn("sets", parsed["variants"]["caba-bdi-ul2"])
+        self.assertEqual(variants[9:], [f"{d}-bw{p}" for p in (50, 200) for d in spec.BANDWIDTH_DESIGNS])
         self.assertEqual(parsed["variants"]["caba-bdi-bw50"],
                          {"description": parsed["variants"]["caba-bdi-bw50"]["description"],
                           "overlays": ["caba-bdi"], "sets": ["clocks.dram=462.0"]})
@@ -209,12 +234,7 @@ class PageTest(unittest.TestCase):
         self.configs = write_configs(folder)
 
     def render(self):
-        original = caba_page.Study
-        caba_page.Study = lambda report: original(report, configs=self.configs)
-        try:
-            return caba_page.render(self.report)
-        finally:
-            caba_page.Study = original
+        return render(self.report, self.configs)
 
     def test_headlines_are_marked_by_their_rules(self):
         h = hl.Headlines(Study(self.report, configs=self.configs)).build()
@@ -243,6 +263,122 @@ class PageTest(unittest.TestCase):
         self.assertIn("| Bandwidth reduction (compression ratio in DRAM bursts) | 2.10x | 2.83x "
                       "(CABA-BDI, geometric mean) | met |", page)
         self.assertIn("| w1 | 60.0% | 30.0% | 2.00x |", page)
+
+
+class ProfileTest(unittest.TestCase):
+    """Base at 2x: w1 2.0 (+100%), w2 1.04 (+4%: not bandwidth-limited), w3 1.05 (+5%, the
+    threshold: bandwidth-limited)."""
+
+    def setUp(self):
+        folder = tempfile.mkdtemp()
+        self.configs = write_configs(folder)
+        self.report = write_sweep(folder, base_2x={"w2": 1.04, "w3": 1.05})
+        self.s = Study(self.report, configs=self.configs)
+        self.c = {c.workload: c for c in self.s.cases}
+
+    def test_the_profile_enables_the_bandwidth_limited_cases(self):
+        s, c = self.s, self.c
+        self.assertAlmostEqual(s.bandwidth_gain(c["w2"]), 1.04)
+        self.assertEqual([s.bandwidth_limited(x) for x in s.cases], [True, False, True])
+        bdi = data.profiled("caba-bdi")
+        self.assertEqual(data.unprofiled(bdi), ("caba-bdi", True))
+        self.assertIs(s.run(c["w1"], bdi), s.run(c["w1"], "caba-bdi"))
+        self.assertIs(s.run(c["w2"], bdi), s.run(c["w2"], "base"))
+        self.assertAlmostEqual(s.ipc(c["w2"], bdi), 1.0)
+        self.assertAlmostEqual(s.geo(s.selected, lambda x: s.ipc(x, bdi)), math.sqrt(1.5))
+        self.assertTrue(s.has(bdi))
+
+    def test_profiled_headlines_and_page(self):
+        h = hl.Headlines(self.s).build()
+        v = h.verdicts
+        self.assertEqual(v["ipc_caba_bdi_profiled"], "met")  # +22.5% >= half of +41.7%
+        self.assertEqual(v["ipc_caba_fpc_profiled"], "not met")  # +0%
+        self.assertEqual(v["ipc_caba_cpack_profiled"], "not met")  # +11.8% < half of +35.2%
+        self.assertEqual(v["vs_ideal_bdi_profiled"], "met")  # sqrt(1.5 / 1.6) - 1 = -3.2%
+        self.assertEqual(v["vs_hw_bdi_mem_profiled"], "met")  # sqrt(1.5 / 1.2) - 1 = +11.8%
+        self.assertEqual(v["ipc_caba_bdi"], "met")  # the unprofiled rows stay
+        self.assertIn("compression is on for 1 of the 2 selected cases (Base at 2x the DRAM bandwidth "
+                      "at least 5% faster than at 1x: w1), and on them CABA-FPC changes IPC by +0.0% "
+                      "over Base", h.reasons["ipc_caba_fpc_profiled"])
+        page = render(self.report, self.configs)
+        self.assertNotRegex(page, r"\{[a-z_0-9]*\}")
+        self.assertIn("| CABA-BDI IPC vs Base, compression enabled by static profile | +41.7% | +22.5% "
+                      "(geometric mean over the 2 selected cases, compression on for 1) | met |", page)
+        self.assertIn("| w1 | small | – | 60.0% | 90.0% | 50.0% | yes | yes | yes (+100.0%) |", page)
+        self.assertIn("| w2 | small | – | 60.0% | 50.0% | 75.0% | yes | yes | no (+4.0%) |", page)
+        self.assertIn("| w3 | small | – | 60.0% | 95.0% | 0.0% | no | no | yes (+5.0%) |", page)
+        self.assertIn("| **enabled by static profile**, selected (2) | 1.10 | 1.26 | 1.26 | 1.22 | 1.00 "
+                      "| 1.12 | 1.22 |", page)
+        self.assertIn("| the bandwidth-limited selected cases only (1) | 1.20 | 1.60 | 1.60 | 1.50 | "
+                      "1.00 | 1.25 | 1.50 |", page)
+
+    def test_without_base_at_2x_there_is_no_profile(self):
+        folder = tempfile.mkdtemp()
+        report = write_sweep(folder, skip=("base-bw200",))
+        s = Study(report, configs=write_configs(folder))
+        self.assertFalse(s.has(data.profiled("caba-bdi")))
+        self.assertIsNone(s.bandwidth_limited(s.cases[0]))
+        self.assertIsNone(s.run(s.cases[0], data.profiled("caba-bdi")))
+        self.assertEqual(hl.Headlines(s).build().verdicts["ipc_caba_bdi_profiled"], "no data")
+        self.assertIn("Not run: the profile needs Base at 2x the DRAM bandwidth (`base-bw200`).",
+                      render(report, write_configs(tempfile.mkdtemp())))
+
+
+class UncompressedL2Test(unittest.TestCase):
+    """w1 (L2 hit rate 90%) and w2 (50%) selected; w3 (95%) stands for RAY here, not selected."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        self.configs = write_configs(self.folder)
+
+    def page(self, report):
+        with mock.patch.object(caba_paper, "APPLICATIONS", [("RAY", "CUDA SDK", "w3", "ray tracing")]):
+            return render(report, self.configs)
+
+    def test_the_section_and_the_headline(self):
+        report = write_sweep(self.folder)
+        s = Study(report, configs=self.configs)
+        self.assertTrue(s.ran(data.UNCOMPRESSED_L2))
+        self.assertAlmostEqual(s.l2_hit_rate(s.cases[0]), 0.9)
+        h = hl.Headlines(s).build()
+        self.assertEqual([c.workload for c in h.high_l2_hit()], ["w1"])
+        self.assertEqual(h.verdicts["uncompressed_l2"], "met")  # 1.65 / 1.5 = 1.1 > 1
+        page = self.page(report)
+        self.assertNotRegex(page, r"\{[a-z_0-9]*\}")
+        self.assertIn("| `caba-bdi-ul2` | CABA-BDI, uncompressed L2 | 1x | `--overlay caba-bdi "
+                      "--overlay caba-uncompressed-l2` |", page)
+        self.assertIn("| Uncompressed L2 helps the cases with high L2 hit rates | helps, e.g. RAY (no "
+                      "numbers) | +10.0% IPC over CABA-BDI, geometric mean over the selected cases "
+                      "with a Base L2 hit rate of at least 80% (1); -20.0% over the others (1) | met |",
+                      page)
+        self.assertIn("| w1 | 90.0% | 1.50 | 1.65 | 1.10 | 10 | 4 |", page)
+        self.assertIn("| w2 | 50.0% | 1.50 | 1.20 | 0.80 | 10 | 4 |", page)
+        self.assertIn("| w3 (RAY, not selected) | 95.0% | 1.00 | 1.00 | 1.00 | 10 | 4 |", page)
+        self.assertIn("| **geometric mean, Base L2 hit rate at least 80%** (1) | – | 1.50 | 1.65 | 1.10 "
+                      "| – | – |", page)
+        self.assertIn("| **geometric mean, selected** (2) | – | 1.50 | 1.41 | 0.94 | – | – |", page)
+        self.assertIn("**Uncompressed L2.** Keeping the L2 uncompressed spares the decompression of L2 "
+                      "hits: on the selected cases its assist warps decompress 40.0% as many lines as "
+                      "CABA-BDI's", page)
+
+    def test_a_selected_case_of_ray_is_marked_not_repeated(self):
+        s = Study(write_sweep(self.folder), configs=self.configs)
+        with mock.patch.object(caba_paper, "APPLICATIONS", [("RAY", "CUDA SDK", "w2", "ray tracing")]):
+            self.assertEqual([label for label, _ in caba_page.uncompressed_l2_cases(s)],
+                             ["w1", "w2 (RAY)"])
+
+    def test_without_its_runs_the_page_says_not_run(self):
+        report = write_sweep(self.folder, skip=("caba-bdi-ul2",))
+        s = Study(report, configs=self.configs)
+        self.assertFalse(s.ran(data.UNCOMPRESSED_L2))
+        self.assertEqual(hl.Headlines(s).build().verdicts["uncompressed_l2"], "not run")
+        page = self.page(report)
+        self.assertNotRegex(page, r"\{[a-z_0-9]*\}")
+        self.assertIn("| Uncompressed L2 helps the cases with high L2 hit rates | helps, e.g. RAY (no "
+                      "numbers) | not run (no `caba-bdi-ul2` runs) | not run |", page)
+        self.assertIn("need no decompression. Not run: this sweep has no `caba-bdi-ul2` runs.", page)
+        self.assertIn("**Uncompressed L2.** Not run: this sweep has no `caba-bdi-ul2` runs.", page)
+        self.assertNotIn("`caba-bdi-ul2` | CABA-BDI, uncompressed L2", page)
 
 
 if __name__ == "__main__":

@@ -62,6 +62,8 @@ SYSTEM_POWER = 0.029
 EDP = -0.45
 EDP_VS_IDEAL = 0.04  # CABA-BDI's EDP within 4% of Ideal-BDI's
 METADATA_HIT_RATE = 0.85
+# B.9: storing lines uncompressed in the L2 helps applications with high L2 hit rates (no numbers).
+UNCOMPRESSED_L2_HELPS = ["RAY"]
 
 # B.9, per-application compressibility (the study's application names).
 RATIO_FPC_OR_CPACK_ABOVE_BDI = ["LPS", "JPEG", "MUM", "nw"]

@@ -1,6 +1,9 @@
 """Every number of the CABA results page, from the runs (caba_data.py defines them): per case
 (a workload at a size), and means over groups of cases.
 
+A profiled design (caba_data.profiled) is one more design to every metric: Study.run gives the
+design's run on a bandwidth-limited case and Base's on the others.
+
 The groups: `selected`, the cases whose compressibility in memory bandwidth is at least the
 study's 10% (its detailed results are for those); `others`, the rest of the suite; `study`, the
 cases of our workloads that stand for the study's applications (caba_paper.APPLICATIONS).
@@ -32,10 +35,23 @@ class Study:
 
     # Runs.
     def run(self, case, design, percent=data.FULL):
+        design, is_profiled = data.unprofiled(design)
+        if is_profiled:
+            limited = self.bandwidth_limited(case)
+            if limited is None:
+                return None
+            design = design if limited else "base"
         return self.runs.get((case.key(), data.variant_name(design, percent)))
 
     def has(self, design, percent=data.FULL):
+        design, is_profiled = data.unprofiled(design)
+        if is_profiled and not self.has("base", 2 * data.FULL):
+            return False
         return data.variant_name(design, percent) in self.variants
+
+    def ran(self, design):
+        """True when some case has a run of `design` at the configuration's bandwidth."""
+        return self.has(design) and any(self.run(c, design) is not None for c in self.cases)
 
     def value(self, case, design, f, percent=data.FULL):
         r = self.run(case, design, percent)
@@ -55,10 +71,23 @@ class Study:
     def ipc(self, case, design, percent=data.FULL, base_percent=None):
         return self.over_base(case, design, lambda r: r.ipc, percent, base_percent)
 
+    def l2_hit_rate(self, case):
+        return self.value(case, "base", lambda r: r.get("l2_hit_rate"))
+
     def compressibility(self, case):
         savings = [self.value(case, d, lambda r: r.saving()) for d in data.ALGORITHMS.values()]
         savings = [s for s in savings if s is not None]
         return max(savings) if savings else None
+
+    def bandwidth_gain(self, case):
+        """Base's IPC at 2x the DRAM bandwidth over its IPC at 1x."""
+        return self.ipc(case, "base", 2 * data.FULL, data.FULL)
+
+    def bandwidth_limited(self, case):
+        """The static profile's rule (ours; the study states none): Base at 2x the DRAM bandwidth
+        at least data.BANDWIDTH_LIMITED faster than at 1x. None without both runs."""
+        gain = self.bandwidth_gain(case)
+        return None if gain is None else gain >= 1 + data.BANDWIDTH_LIMITED - 1e-12
 
     def issue(self, case, percent=data.FULL):
         """The Base run's issue shares at `percent`, or None."""

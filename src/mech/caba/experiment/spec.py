@@ -3,6 +3,8 @@ results page (caba_page.py) needs, on fermi-caba:
 
   - the study's eight designs at the configuration's DRAM bandwidth: Base and the overlays
     hw-bdi-mem, hw-bdi, ideal-bdi, caba-bdi, caba-fpc, caba-cpack, caba-best;
+  - the study's uncompressed-L2 option: CABA-BDI with lines compressed in DRAM only (variant
+    caba-bdi-ul2, overlays caba-bdi and caba-uncompressed-l2);
   - the bandwidth study: Base, HW-BDI, Ideal-BDI and CABA-BDI with the DRAM clock at 0.5x and
     2x the configuration's (variants DESIGN-bw50, DESIGN-bw200; clocks.dram, read from the
     configuration's TOML files, so the spec follows the configuration);
@@ -13,7 +15,7 @@ Sizes: "mixed" (the default) runs AT_DEFAULT at size default, where their data a
 the 768 KB L2 and the runs bandwidth-bound enough for compression to matter, and every other
 workload at small; any other size runs every workload at that size. AT_DEFAULT holds the
 study's applications whose data compress (at least 10% of the DRAM bursts saved at small) and
-whose sixteen runs at default are affordable: bfs, sssp and page-view-count take about five times
+whose seventeen runs at default are affordable: bfs, sssp and page-view-count take about five times
 as long as each of these, so they stay at small (with them the sweep takes about twice as long).
 
 Usage: python3 spec.py SPEC_OUT [--size mixed|small|default|large|N] [--workloads a,b,...]
@@ -47,6 +49,8 @@ DESCRIPTIONS = {
     "caba-cpack": "CABA with C-Pack routines",
     "caba-best": "CABA, each line in whichever of BDI, FPC and C-Pack compresses it best",
 }
+UNCOMPRESSED_L2 = ("CABA-BDI with an uncompressed L2: DRAM fills cross compressed and are "
+                   "decompressed by assist warps, L2 hits plain", ["caba-bdi", "caba-uncompressed-l2"], [])
 
 
 def suite(warpsim):
@@ -66,6 +70,7 @@ def suite(warpsim):
 def variants(dram_mhz):
     """{name: (description, overlays, sets)} in the sweep's order."""
     v = {d: (DESCRIPTIONS[d], [] if d == "base" else [d], []) for d in data.DESIGNS}
+    v[data.UNCOMPRESSED_L2] = UNCOMPRESSED_L2
     for p in PERCENTS:
         for d in BANDWIDTH_DESIGNS:
             v[data.variant_name(d, p)] = (
