@@ -49,6 +49,19 @@ class StoreListener {
   // it and the warp's instruction completes as usual. True: held; the write leaves the SM when
   // the listener calls SmMemory::releaseStore with `ticket`. False: it leaves now, as it is.
   virtual bool holdStore(uint64_t line, uint32_t warpSlot, uint32_t ticket, Cycle now) = 0;
+  // The L2 refused a plain write of part of the line at `line` by warp slot `warpSlot` and sent
+  // the line back in form `format` (it holds it compressed and cannot merge into it): the SM
+  // writes the whole line, merged, again. True: held, as holdStore (the listener restores the
+  // line, then releases `ticket`); false: the whole line leaves now, plain.
+  virtual bool redoStore(uint64_t line, uint8_t format, uint32_t warpSlot, uint32_t ticket,
+                         Cycle now) {
+    (void)line;
+    (void)format;
+    (void)warpSlot;
+    (void)ticket;
+    (void)now;
+    return false;
+  }
 };
 
 // One SM's memory pipeline. Called from the SM's cycle, in core cycles.

@@ -25,9 +25,10 @@ CabaAssistWarps::CabaAssistWarps(const Context& context, const MemoryCompression
 }
 
 namespace {
-// Finished routines name what they served: a held reply's ticket, or a held store's with this
-// bit.
+// Finished routines name what they served: a held reply's ticket, a held store's compression
+// with this bit, a refused store's decompression with the next.
 constexpr uint64_t kStoreCookie = uint64_t{1} << 32;
+constexpr uint64_t kRedoCookie = uint64_t{1} << 33;
 }  // namespace
 
 void CabaAssistWarps::beginKernel(const KernelInfo& kernel) {
@@ -35,6 +36,8 @@ void CabaAssistWarps::beginKernel(const KernelInfo& kernel) {
   awc_.beginKernel(kernel.valueRegisters);
   awc_.resetCounters();
   waiting_.clear();
+  redosWaiting_.clear();
+  storesRedone_ = redoDecompressions_ = 0;
   decompressions_ = waitCycles_ = checked_ = checkFailures_ = notCompressible_ = 0;
   compressions_ = storesCompressed_ = storeBufferOverflows_ = storeWaitCycles_ = 0;
 }
@@ -44,8 +47,8 @@ uint32_t CabaAssistWarps::extraRegistersPerThread() const {
   return std::max(routines_.decompressionRegisters(), compress);
 }
 
-bool CabaAssistWarps::holdStore(uint64_t line, uint32_t warpSlot, uint32_t ticket,
-                                timing::Cycle now) {
+bool CabaAssistWarps::bufferStore(uint64_t line, uint32_t warpSlot, uint32_t ticket,
+                                  timing::Cycle now) {
   if (data_ == nullptr) return false;
   if (storesHeld_ >= storeBufferLines_) {  // no room in the store buffer: it leaves plain
     ++storeBufferOverflows_;
@@ -54,8 +57,39 @@ bool CabaAssistWarps::holdStore(uint64_t line, uint32_t warpSlot, uint32_t ticke
   if (storesInFlight_.size() <= ticket) storesInFlight_.resize(ticket + 1);
   storesInFlight_[ticket] = Held{line, warpSlot, ticket, now, 0};
   ++storesHeld_;
+  return true;
+}
+
+bool CabaAssistWarps::holdStore(uint64_t line, uint32_t warpSlot, uint32_t ticket,
+                                timing::Cycle now) {
+  if (!bufferStore(line, warpSlot, ticket, now)) return false;
   if (!triggerCompression(ticket)) storesWaiting_.push_back(ticket);
   return true;
+}
+
+bool CabaAssistWarps::redoStore(uint64_t line, uint8_t format, uint32_t warpSlot, uint32_t ticket,
+                                timing::Cycle now) {
+  if (format != kCompressedReply || !bufferStore(line, warpSlot, ticket, now)) return false;
+  ++storesRedone_;
+  const Trigger t = triggerDecompression(storesInFlight_[ticket], Priority::Low, kRedoCookie | ticket);
+  if (t == Trigger::TableFull) redosWaiting_.push_back(ticket);
+  if (t == Trigger::NotCompressed) compressRedone(ticket);
+  return true;
+}
+
+void CabaAssistWarps::compressRedone(uint32_t ticket) {
+  if (!triggerCompression(ticket)) storesWaiting_.push_back(ticket);
+}
+
+void CabaAssistWarps::retryRedos() {
+  while (!redosWaiting_.empty()) {
+    const uint32_t ticket = redosWaiting_.front();
+    const Trigger t =
+        triggerDecompression(storesInFlight_[ticket], Priority::Low, kRedoCookie | ticket);
+    if (t == Trigger::TableFull) return;
+    if (t == Trigger::NotCompressed) compressRedone(ticket);
+    redosWaiting_.pop_front();
+  }
 }
 
 bool CabaAssistWarps::triggerCompression(uint32_t ticket) {
@@ -92,7 +126,7 @@ bool CabaAssistWarps::holdReply(uint64_t line, uint32_t, uint8_t format, uint32_
                                 uint32_t ticket, timing::Cycle now) {
   if (format != kCompressedReply || data_ == nullptr) return false;
   const Held h{line, warpSlot, ticket, now};
-  const Trigger t = triggerDecompression(h);
+  const Trigger t = triggerDecompression(h, Priority::High, ticket);
   if (t == Trigger::NotCompressed) return false;  // the data changed since the L2 sent it
   if (t == Trigger::TableFull) waiting_.push_back(h);
   if (inFlight_.size() <= ticket) inFlight_.resize(ticket + 1);
@@ -100,7 +134,8 @@ bool CabaAssistWarps::holdReply(uint64_t line, uint32_t, uint8_t format, uint32_
   return true;
 }
 
-CabaAssistWarps::Trigger CabaAssistWarps::triggerDecompression(const Held& h) {
+CabaAssistWarps::Trigger CabaAssistWarps::triggerDecompression(const Held& h, Priority priority,
+                                                              uint64_t cookie) {
   timing::mem::readLineData(*data_, h.line, lineBytes_, line_);
   const CompressedLine c = compress(params_.algorithm, line_, lineBytes_, encoded_);
   if (!c.compressible) {
@@ -109,10 +144,10 @@ CabaAssistWarps::Trigger CabaAssistWarps::triggerDecompression(const Held& h) {
   }
   const RoutineChoice r = routines_.decompression(c, encoded_);
   const uint64_t address = h.line;
-  if (awc_.trigger(r.routine, h.warpSlot, Priority::High, r.activeMask, encoded_, c.bytes,
-                   &address, 1, h.ticket) < 0)
+  if (awc_.trigger(r.routine, h.warpSlot, priority, r.activeMask, encoded_, c.bytes, &address, 1,
+                   cookie) < 0)
     return Trigger::TableFull;
-  ++decompressions_;
+  ++(priority == Priority::High ? decompressions_ : redoDecompressions_);
   if (params_.check) {
     ++checked_;
     if (std::memcmp(awc_.lastOutput() + lineBytes_, line_, lineBytes_) != 0) ++checkFailures_;
@@ -122,7 +157,7 @@ CabaAssistWarps::Trigger CabaAssistWarps::triggerDecompression(const Held& h) {
 
 void CabaAssistWarps::retryWaiting(timing::Cycle now) {
   while (!waiting_.empty()) {
-    const Trigger t = triggerDecompression(waiting_.front());
+    const Trigger t = triggerDecompression(waiting_.front(), Priority::High, waiting_.front().ticket);
     if (t == Trigger::TableFull) return;  // still no room
     if (t == Trigger::NotCompressed) memory_->releaseReply(waiting_.front().ticket, now);
     waiting_.pop_front();
@@ -133,6 +168,10 @@ void CabaAssistWarps::releaseFinished(timing::Cycle now) {
   uint64_t cookie;
   while (awc_.popFinished(cookie)) {
     const auto ticket = static_cast<uint32_t>(cookie);
+    if ((cookie & kRedoCookie) != 0) {  // a refused store's line is whole again: compress it
+      compressRedone(ticket);
+      continue;
+    }
     if ((cookie & kStoreCookie) != 0) {
       const Held& h = storesInFlight_[ticket];
       storeWaitCycles_ += now - h.since;
@@ -150,6 +189,7 @@ void CabaAssistWarps::releaseFinished(timing::Cycle now) {
 bool CabaAssistWarps::next(uint32_t scheduler, Priority priority, timing::Cycle now,
                            timing::AssistInstr& out) {
   if (!waiting_.empty()) retryWaiting(now);
+  if (!redosWaiting_.empty()) retryRedos();
   if (!storesWaiting_.empty()) retryStores();
   const bool r = awc_.next(scheduler, priority, now, out);
   return r;
@@ -167,7 +207,7 @@ void CabaAssistWarps::onCompleted(uint32_t tag, timing::Cycle now) {
 bool CabaAssistWarps::blocksWarp(uint32_t slot) const { return awc_.blocksWarp(slot); }
 
 timing::Cycle CabaAssistWarps::nextEvent(timing::Cycle now) const {
-  if (!waiting_.empty() || !storesWaiting_.empty()) return now;
+  if (!waiting_.empty() || !storesWaiting_.empty() || !redosWaiting_.empty()) return now;
   return awc_.nextEvent(now);
 }
 
@@ -180,6 +220,8 @@ void CabaAssistWarps::reportStats(nlohmann::json& out) const {
   out["stores_compressed"] = storesCompressed_;
   out["store_buffer_overflows"] = storeBufferOverflows_;
   out["store_wait_cycles"] = storeWaitCycles_;
+  out["stores_redone"] = storesRedone_;
+  out["redo_decompressions"] = redoDecompressions_;
   out["checked"] = checked_;
   out["check_failures"] = checkFailures_;
 }

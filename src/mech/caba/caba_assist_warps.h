@@ -16,8 +16,14 @@
 // only); when it completes, the line leaves compressed (its compressed size on the request
 // network, the L2 keeps it compressed) or, incompressible, plain. A full store buffer sends the
 // store plain at once (an overflow: the L2 and DRAM then hold the line uncompressed until an SM
-// sends it compressed again). Stores of parts of lines leave plain (the partial-write
-// protocol's round trip is not modelled: README.md).
+// sends it compressed again). Stores of parts of lines leave plain.
+//
+// Partial writes (digest B.6): a plain store of part of a line the L2 holds compressed is
+// refused there and the line comes back compressed (the memory model's refusesWrite); the SM
+// holds the whole line in its store buffer, a low-priority assist warp decompresses it (the
+// store merges into it) and the compression routine follows, as for a whole-line store; the
+// whole line then leaves compressed or plain. With the store buffer full it leaves plain at
+// once.
 //
 // Registers: the store's largest routine adds its registers to every thread's requirement
 // (extraRegistersPerThread), as the compiler reserves them for enabled routines.
@@ -62,13 +68,21 @@ class CabaAssistWarps final : public timing::IAssistWarp,
   bool holdReply(uint64_t line, uint32_t sectors, uint8_t format, uint32_t warpSlot,
                  uint32_t ticket, timing::Cycle now) override;
   bool holdStore(uint64_t line, uint32_t warpSlot, uint32_t ticket, timing::Cycle now) override;
+  bool redoStore(uint64_t line, uint8_t format, uint32_t warpSlot, uint32_t ticket,
+                 timing::Cycle now) override;
+  // Takes a store-buffer entry for held store `ticket`; false: the buffer is full (an overflow).
+  bool bufferStore(uint64_t line, uint32_t warpSlot, uint32_t ticket, timing::Cycle now);
   // Triggers the compression of held store `ticket`; false: the table is full.
   bool triggerCompression(uint32_t ticket);
   void retryStores();
   enum class Trigger : uint8_t { Started, TableFull, NotCompressed };
-  // Triggers the decompression of a held reply (NotCompressed: its data changed since the L2
-  // sent it and no longer compresses; it is used as it is).
-  Trigger triggerDecompression(const Held& h);
+  // Triggers the decompression of the line of a held reply (high priority, the reply's ticket)
+  // or of a refused store (low priority, ticket | kRedoCookie); NotCompressed: its data changed
+  // since the L2 sent it and no longer compresses, it is used as it is.
+  Trigger triggerDecompression(const Held& h, Priority priority, uint64_t cookie);
+  // The refused store's line is decompressed (or needed no decompression): compress it next.
+  void compressRedone(uint32_t ticket);
+  void retryRedos();
   void retryWaiting(timing::Cycle now);
   void releaseFinished(timing::Cycle now);
 
@@ -83,12 +97,13 @@ class CabaAssistWarps final : public timing::IAssistWarp,
   const uint32_t storeBufferLines_;
   std::deque<uint32_t> storesWaiting_;  // tickets of held stores the table had no room for yet
   std::vector<Held> storesInFlight_;  // by ticket: held stores (the store buffer)
+  std::deque<uint32_t> redosWaiting_;   // refused stores whose decompression waits for the table
   uint32_t storesHeld_ = 0;
   uint8_t line_[128] = {}, encoded_[128] = {};
   uint64_t decompressions_ = 0, waitCycles_ = 0, checked_ = 0, checkFailures_ = 0,
            notCompressible_ = 0;
   uint64_t compressions_ = 0, storesCompressed_ = 0, storeBufferOverflows_ = 0,
-           storeWaitCycles_ = 0;
+           storeWaitCycles_ = 0, storesRedone_ = 0, redoDecompressions_ = 0;
 };
 
 }  // namespace warpsim::mech::caba

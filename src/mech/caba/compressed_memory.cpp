@@ -204,6 +204,17 @@ timing::mem::ReplyCost CompressedMemory::reply(uint64_t line, uint32_t sectors, 
   return r;
 }
 
+bool CompressedMemory::refusesWrite(uint64_t line, uint32_t sectors) {
+  // Only the assist-warp designs with a compressed L2 have no logic there to merge with; the
+  // L2's copy is taken in the form its current data gives (the store is already in it).
+  if (params_.agent != Agent::AssistWarp || params_.placement != Placement::L2 ||
+      sectors == allSectors_ || !inDeviceMemory(line) || sentPlain(line))
+    return false;
+  if (!compressed(compressNow(line))) return false;
+  ++stats_.storesRefused;
+  return true;
+}
+
 void CompressedMemory::written(uint64_t line, uint32_t sectors, uint8_t format) {
   if (params_.agent != Agent::AssistWarp) return;
   if (sectors != allSectors_) {

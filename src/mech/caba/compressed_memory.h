@@ -46,6 +46,7 @@ class CompressedMemory final : public timing::mem::IMemoryCompression {
   timing::mem::CompressedTransfer transfer(uint64_t line, uint32_t sectors, bool write) override;
   timing::mem::ReplyCost reply(uint64_t line, uint32_t sectors, uint32_t bytes,
                                bool fromDram) override;
+  bool refusesWrite(uint64_t line, uint32_t sectors) override;
   void written(uint64_t line, uint32_t sectors, uint8_t format) override;
   uint32_t maxSideRequests() const override { return 3; }
   void beginKernel() override { stats_ = MemoryCompressionStats{}; }

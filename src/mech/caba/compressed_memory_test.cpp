@@ -125,6 +125,26 @@ TEST(CompressedMemory, WithAnUncompressedL2AndAssistWarpsOnlyDramFillsCrossCompr
   EXPECT_EQ(cm.stats().compressedReplies, 1u);
 }
 
+TEST(CompressedMemory, OnlyAssistWarpDesignsWithACompressedL2RefusePartialWrites) {
+  Memory m;
+  MemoryCompressionParams p;
+  p.agent = Agent::AssistWarp;
+  CompressedMemory cm(context(m), p);
+  const uint64_t line = m.base + 128;  // compresses to 25 bytes
+  EXPECT_TRUE(cm.refusesWrite(line, 0x1));
+  EXPECT_FALSE(cm.refusesWrite(line, 0xF));           // a whole line needs no merge
+  EXPECT_FALSE(cm.refusesWrite(m.base + 256, 0x1));   // incompressible: held plain
+  cm.written(line, 0xF, 0);                            // sent plain: held plain
+  EXPECT_FALSE(cm.refusesWrite(line, 0x1));
+  EXPECT_EQ(cm.stats().storesRefused, 1u);
+  // Dedicated logic merges at the L2; with an uncompressed L2 there is nothing to merge into.
+  CompressedMemory hw(context(m), MemoryCompressionParams{});
+  EXPECT_FALSE(hw.refusesWrite(line, 0x1));
+  p.placement = Placement::Dram;
+  CompressedMemory ul2(context(m), p);
+  EXPECT_FALSE(ul2.refusesWrite(line, 0x1));
+}
+
 TEST(CompressedMemory, RepliesCrossTheNetworkCompressedWhenTheL2HoldsCompressedLines) {
   Memory m;
   MemoryCompressionParams p;

@@ -41,6 +41,7 @@ void MemoryCompressionStats::report(nlohmann::json& out, Algorithm algorithm) co
   add(st, "compressed_lines", storesCompressed);
   add(st, "plain_lines", storesPlain);
   add(st, "partial", storesPartial);
+  add(st, "refused", storesRefused);
   add(out, "lines_compressed", compressions);
   add(out, "transfers_outside_device_memory", unknownLines);
   add(out, "line_bursts", lineBursts);

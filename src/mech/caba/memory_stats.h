@@ -29,6 +29,8 @@ struct MemoryCompressionStats {
   // Stores from the SMs reaching the L2 (assist-warp agent): whole lines compressed by the SM,
   // whole lines sent plain (kept uncompressed until compressed again), parts of lines.
   uint64_t storesCompressed = 0, storesPlain = 0, storesPartial = 0;
+  // Stores of parts of lines the L2 held compressed, refused (the partial-write protocol).
+  uint64_t storesRefused = 0;
   // Lines compressed per (algorithm, encoding).
   static constexpr uint32_t kAlgorithms = 5;
   std::array<std::array<uint64_t, 256>, kAlgorithms> encodings{};

@@ -31,6 +31,9 @@ void registerMechanism_caba(PluginRegistry& registry) {
             mech::caba::readMemoryCompressionParams(c.tree->section("compression"));
         const AssistControllerParams controller = readAssistControllerParams(c.section);
         const uint32_t line = c.tree->section("l2").u32("line", 128, "L2 line size in bytes");
+        if (c.tree->section("l1").u32("line", 128, "L1 line size in bytes") != line)
+          throw config::Error("config: error: sm.assist_warp.impl = \"caba\" needs l1.line = "
+                              "l2.line (compressed lines move whole between them)");
         config::Section section = c.section;
         const uint32_t storeBuffer = section.u32(
             "store_buffer_lines", 16,

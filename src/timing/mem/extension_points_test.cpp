@@ -104,7 +104,18 @@ struct HoldingStoreListener final : StoreListener {
     uint32_t slot, ticket;
     Cycle at;
   };
+  bool redoStore(uint64_t line, uint8_t f, uint32_t slot, uint32_t t, Cycle now) override {
+    redone.push_back({line, f, slot, t, now});
+    return hold;
+  }
+  struct Redone {
+    uint64_t line;
+    uint8_t format;
+    uint32_t slot, ticket;
+    Cycle at;
+  };
   std::vector<Offered> offered;
+  std::vector<Redone> redone;
   bool hold = true;
 };
 
@@ -114,9 +125,16 @@ struct StoreForm {
   uint32_t sectors;
   uint8_t format;
 };
+// With refusePartial, the L2 refuses every plain write of part of a line it holds whole and
+// sends the line back in form 5, 20 bytes long.
 class StoreFormCompression final : public IMemoryCompression {
  public:
-  explicit StoreFormCompression(std::vector<StoreForm>& writes) : writes_(writes) {}
+  StoreFormCompression(std::vector<StoreForm>& writes, bool refusePartial)
+      : writes_(writes), refusePartial_(refusePartial) {}
+  bool refusesWrite(uint64_t, uint32_t) override { return refusePartial_; }
+  ReplyCost reply(uint64_t, uint32_t, uint32_t bytes, bool) override {
+    return refusePartial_ ? ReplyCost{20, 0, 5} : ReplyCost{bytes, 0, 0};
+  }
   CompressedTransfer transfer(uint64_t, uint32_t sectors, bool) override {
     return {static_cast<uint32_t>(std::popcount(sectors))};
   }
@@ -126,6 +144,7 @@ class StoreFormCompression final : public IMemoryCompression {
 
  private:
   std::vector<StoreForm>& writes_;
+  const bool refusePartial_;
 };
 
 struct TestPlugins final : MemoryPlugins {
@@ -135,7 +154,7 @@ struct TestPlugins final : MemoryPlugins {
   }
   std::unique_ptr<IMemoryCompression> compression(const IMemoryCompression::Context&) override {
     if (oneBurst) return std::make_unique<OneBurstCompression>();
-    if (recordStores) return std::make_unique<StoreFormCompression>(stores);
+    if (recordStores) return std::make_unique<StoreFormCompression>(stores, refusePartial);
     if (wholeLine) {
       auto c = std::make_unique<WholeLineCompression>();
       c->format = replyFormat;
@@ -154,7 +173,8 @@ struct TestPlugins final : MemoryPlugins {
   }
   BaselineMemoryPlugins base;
   std::function<std::unique_ptr<ICachePolicy>(const ICachePolicy::Context&)> l1Policy;
-  bool oneBurst = false, zeroPath = false, wholeLine = false, recordStores = false;
+  bool oneBurst = false, zeroPath = false, wholeLine = false, recordStores = false,
+       refusePartial = false;
   std::vector<StoreForm> stores;
   uint8_t replyFormat = 0;
   ZeroLoadPath* path = nullptr;
@@ -350,6 +370,57 @@ TEST(StoreListener, AHeldWholeLineStoreLeavesWhenReleasedInItsFormAndFencesWaitF
   EXPECT_EQ(plugins.stores[1].format, 0u);
   EXPECT_EQ(plugins.stores[2].sectors, 0xFu);
   EXPECT_EQ(plugins.stores[2].format, 0u);
+  EXPECT_TRUE(d.sys.unit(0).idle());
+}
+
+TEST(StoreListener, APartialWriteTheL2RefusesIsRedoneWholeAndFencesWaitForTheRedo) {
+  TestPlugins plugins;
+  plugins.recordStores = plugins.refusePartial = true;
+  Driver d(tinyParams(), plugins);
+  HoldingStoreListener listener;
+  d.sys.unit(0).setStoreListener(&listener);
+  auto run = [&d](Cycle cycles) {
+    for (const Cycle until = d.now + cycles; d.now < until; ++d.now) {
+      d.sys.advanceTo(d.now * 1000);
+      d.sys.unit(0).cycle(d.now);
+    }
+  };
+  // The L2 holds the line whole after a load of it; a store of one sector leaves plain.
+  ASSERT_NE(d.latency(record(ir::Op::Ld, ir::Space::Global, kA, 4)), kNever);
+  func::ExecRecord st = record(ir::Op::St, ir::Space::Global, kA, 0);
+  st.warpSlot = 9;
+  EXPECT_EQ(d.latency(st), 1u);
+  d.sys.unit(0).accept(record(ir::Op::Membar, ir::Space::None, 0, 0), 2, d.now);
+  run(300);
+  // Refused: nothing was written; the SM got the line back in form 5 and offered the redo.
+  EXPECT_TRUE(plugins.stores.empty());
+  ASSERT_EQ(listener.redone.size(), 1u);
+  EXPECT_EQ(listener.redone[0].line, kA);
+  EXPECT_EQ(listener.redone[0].format, 5u);
+  EXPECT_EQ(listener.redone[0].slot, 9u);
+  uint32_t token = 0;
+  EXPECT_FALSE(d.sys.unit(0).popCompleted(token));  // the fence waits for the redo
+  EXPECT_FALSE(d.sys.unit(0).idle());
+  // Released plain: the whole line reaches the L2, then the fence completes.
+  d.sys.unit(0).releaseStore(listener.redone[0].ticket, 0, 128, d.now);
+  bool fenced = false;
+  for (const Cycle until = d.now + 300; d.now < until && !fenced; ++d.now) {
+    d.sys.advanceTo(d.now * 1000);
+    d.sys.unit(0).cycle(d.now);
+    fenced = d.sys.unit(0).popCompleted(token);
+  }
+  ASSERT_TRUE(fenced);
+  EXPECT_EQ(token, 2u);
+  ASSERT_EQ(plugins.stores.size(), 1u);
+  EXPECT_EQ(plugins.stores[0].sectors, 0xFu);
+  EXPECT_EQ(plugins.stores[0].format, 0u);
+  // A listener that does not hold the redo: the whole line leaves plain at once.
+  listener.hold = false;
+  EXPECT_EQ(d.latency(record(ir::Op::St, ir::Space::Global, kA, 0)), 1u);
+  run(300);
+  EXPECT_EQ(listener.redone.size(), 2u);
+  ASSERT_EQ(plugins.stores.size(), 2u);
+  EXPECT_EQ(plugins.stores[1].sectors, 0xFu);
   EXPECT_TRUE(d.sys.unit(0).idle());
 }
 

@@ -6,6 +6,7 @@
 //   reply(line, sectors, bytes, fromDram)
 //                                   for every read reply the slice sends to an SM (fromDram: its
 //                                   data came from DRAM for this request, not from an L2 hit)
+//   refusesWrite(line, sectors)     for every plain store of part of a line the L2 holds whole
 //   written(line, sectors, format)  for every store that reaches it from an SM, in the form the
 //                                   SM sent it (a model whose lines are compressed at the SMs
 //                                   learns there what the L2 holds)
@@ -75,6 +76,16 @@ class IMemoryCompression {
     (void)sectors;
     (void)fromDram;
     return ReplyCost{bytes, 0, 0};
+  }
+  // A write from an SM of sectors `sectors` (plain data) of the line at `line`, which the L2
+  // holds whole: true when the L2 cannot merge it into the form it holds the line in (part of a
+  // compressed line, with no logic at the L2 to decompress it). The slice then refuses it and
+  // sends the line back as reply() makes it (PacketKind::WriteRefused); the SM merges the write
+  // and sends the whole line again (timing/sm_memory.h, StoreListener::redoStore).
+  virtual bool refusesWrite(uint64_t line, uint32_t sectors) {
+    (void)line;
+    (void)sectors;
+    return false;
   }
   // A write from an SM of sectors `sectors` of the line at `line` reached the L2, in form
   // `format` (0: plain data; else the compression's tag, set by the SM's store listener).

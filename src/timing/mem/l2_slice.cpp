@@ -189,6 +189,12 @@ bool L2Slice::processWrite(uint32_t packet, uint64_t lineAddr, uint32_t sectors,
                            Cycle now) {
   Packet& p = (*w_.pool)[packet];
   const uint32_t way = tags_.find(set, lineAddr);
+  if (way != kNoWay && p.kind == PacketKind::Write && p.format == 0 &&
+      sectors != tags_.allSectors() && tags_.line(set, way).valid == tags_.allSectors() &&
+      w_.compression->refusesWrite(lineAddr, sectors)) {
+    refuseWrite(packet, lineAddr, set, way, now);
+    return true;
+  }
   if (way != kNoWay) {
     CacheLine& line = tags_.line(set, way);
     if ((sectors & ~line.valid) == 0) {
@@ -226,6 +232,19 @@ bool L2Slice::processWrite(uint32_t packet, uint64_t lineAddr, uint32_t sectors,
     w_.pool->release(packet);
   }
   return true;
+}
+
+void L2Slice::refuseWrite(uint32_t packet, uint64_t lineAddr, uint32_t set, uint32_t way,
+                          Cycle now) {
+  Packet& p = (*w_.pool)[packet];
+  tags_.touch(set, way);
+  ++stats_.hits;
+  const uint32_t lineBytes = tags_.lineBytes();
+  const ReplyCost cost = w_.compression->reply(lineAddr, tags_.allSectors(), lineBytes, false);
+  p.kind = PacketKind::WriteRefused;
+  p.bytes = cost.bytes;
+  p.format = cost.format;
+  pushReply(packet, now + cost.extraCycles);
 }
 
 void L2Slice::evict(uint32_t set, uint32_t way) {

@@ -90,6 +90,9 @@ class L2Slice {
   void sideRequests(const CompressedTransfer& t);
   void sideRequest(uint64_t addr, uint32_t bursts, bool write);
   // The request is served (its sectors are in `line`, or it bypassed the cache: line null).
+  // A plain write of part of a line the L2 holds in a form it cannot merge into: the line goes
+  // back to the SM in its form instead (memory_compression's refusesWrite).
+  void refuseWrite(uint32_t packet, uint64_t lineAddr, uint32_t set, uint32_t way, Cycle now);
   // fromDram: the data came from DRAM for this request (a fill or a bypass), not from the L2.
   void complete(uint32_t packet, CacheLine* line, Cycle ready, bool fromDram);
   void pushReply(uint32_t packet, Cycle ready);

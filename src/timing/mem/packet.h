@@ -20,6 +20,9 @@ enum class PacketKind : uint8_t {
   ReadReply,
   WriteAck,
   AtomicReply,
+  WriteRefused,  // reply to a Write the L2 would not merge into the form it holds the line in
+                 // (memory_compression's refusesWrite): it carries the whole line in that form
+                 // (`format`), for the SM to merge and write again whole
 };
 
 // Who on the SM side waits for the reply.

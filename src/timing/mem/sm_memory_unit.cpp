@@ -36,6 +36,7 @@ SmMemoryUnit::SmMemoryUnit(const MemoryParams& params, const SmMemoryWiring& wir
   for (uint32_t i = kMaxSlots; i-- > 0;) freeSlots_.push_back(static_cast<uint16_t>(i));
   due_.reserve(kMaxSlots);
   fences_.reserve(kMaxSlots);
+  refused_.reserve(HeldStores::kCapacity);
 }
 
 bool SmMemoryUnit::canAccept(const func::ExecRecord&) const {
@@ -98,6 +99,7 @@ RequestOrigin SmMemoryUnit::originOf(const Access& a) const {
 void SmMemoryUnit::cycle(Cycle now) {
   lastCycle_ = now;
   takeReply(now);
+  if (!refused_.empty()) redoRefused(now);
   if (heldStores_.waitingForPort()) heldStores_.send(port_);
   if (!fences_.empty()) {
     size_t kept = 0;
@@ -141,6 +143,10 @@ void SmMemoryUnit::takeReply(Cycle now) {
     ++writesAcked_;
     return;
   }
+  if (p.kind == PacketKind::WriteRefused) {
+    refused(p, now);
+    return;
+  }
   if (p.format != 0 && listener_ != nullptr &&
       (p.replyTo == ReplyTo::L1Mshr || p.replyTo == ReplyTo::Slot)) {
     if (listener_->holdReply(p.addr, p.sectors, p.format, p.warpSlot, heldReplies_.nextTicket(),
@@ -150,6 +156,29 @@ void SmMemoryUnit::takeReply(Cycle now) {
     }
   }
   deliver(p.replyTo, p.tag, p.sectors, now);
+}
+
+void SmMemoryUnit::refused(const Packet& p, Cycle now) {
+  // The refused write is over (as if acknowledged); its redo is a new write, and a fence that
+  // waited for the refused one waits for the redo instead.
+  ++writesAcked_;
+  for (FenceWait& f : fences_) ++f.writes;
+  refused_.push_back(RefusedWrite{p.addr, p.format, RequestOrigin{p.pc, p.cta, p.warp, p.warpSlot, p.space}});
+  redoRefused(now);
+}
+
+void SmMemoryUnit::redoRefused(Cycle now) {
+  const uint32_t lineBytes = params_.l1.cache.lineBytes;
+  size_t done = 0;
+  for (; done < refused_.size() && !heldStores_.full(); ++done) {
+    const RefusedWrite& r = refused_[done];
+    const uint32_t ticket =
+        heldStores_.reserve({r.line, l1_.allSectors(), lineBytes, r.origin, 0});
+    if (storeListener_ == nullptr ||
+        !storeListener_->redoStore(r.line, r.format, r.origin.warpSlot, ticket, now))
+      heldStores_.release(ticket, 0, lineBytes);
+  }
+  refused_.erase(refused_.begin(), refused_.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 void SmMemoryUnit::deliver(ReplyTo to, uint32_t tag, uint32_t sectors, Cycle now) {
@@ -242,10 +271,10 @@ bool SmMemoryUnit::startAccess(const Access& a, Cycle now) {
       break;
     case Kind::Fence:
       // Stores still held count as sent before the fence (they are sent before it completes).
-      if (heldStores_.pending() == 0 && writesAcked_ >= port_.writesSent()) {
+      if (storesPending() == 0 && writesAcked_ >= port_.writesSent()) {
         completeAccess(a.slot, now + 1);
       } else {
-        fences_.push_back(FenceWait{a.slot, port_.writesSent() + heldStores_.pending()});
+        fences_.push_back(FenceWait{a.slot, port_.writesSent() + storesPending()});
       }
       break;
     case Kind::Writeback: {
@@ -284,12 +313,12 @@ bool SmMemoryUnit::idle() const {
   // No instruction in flight, no reply on its way (MSHR fills, acknowledgements, prefetches),
   // no write-back waiting, no reply or store held for a listener.
   return freeSlots_.size() == kMaxSlots && port_.awaited() == 0 && side_.empty() &&
-         heldReplies_.live() == 0 && heldStores_.pending() == 0;
+         heldReplies_.live() == 0 && storesPending() == 0;
 }
 
 Cycle SmMemoryUnit::nextEvent(Cycle now) const {
   if (!completed_.empty() || wiring_.replies->hasPacket(wiring_.sm) ||
-      heldStores_.waitingForPort())
+      heldStores_.waitingForPort() || !refused_.empty())
     return now;
   Cycle next = kNever;
   if (!side_.empty() || !queue_.empty()) next = std::max(now, portFree_);

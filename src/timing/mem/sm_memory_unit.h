@@ -148,6 +148,13 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   void queueLines(uint32_t count, Kind kind, ir::Space space, uint16_t slot, bool uncached);
 
   void takeReply(Cycle now);
+  // A write the L2 refused (PacketKind::WriteRefused): it is done again whole (redoRefused).
+  void refused(const Packet& p, Cycle now);
+  void redoRefused(Cycle now);
+  // Stores the SM still has to send (held, waiting for the port, or refused and to be redone).
+  uint32_t storesPending() const {
+    return heldStores_.pending() + static_cast<uint32_t>(refused_.size());
+  }
   // Delivers a read reply's data: fills the L1 or completes the waiting access.
   void deliver(ReplyTo to, uint32_t tag, uint32_t sectors, Cycle now);
   bool startAccess(const Access& a, Cycle now);  // false: stalled
@@ -194,6 +201,14 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   // Whole-line stores the store listener holds (compressed before they leave).
   StoreListener* storeListener_ = nullptr;
   HeldStores heldStores_;
+
+  // Writes the L2 refused, waiting for room among the held stores to be done again whole.
+  struct RefusedWrite {
+    uint64_t line = 0;
+    uint8_t format = 0;
+    RequestOrigin origin;
+  };
+  std::vector<RefusedWrite> refused_;
 };
 
 }  // namespace warpsim::timing::mem
