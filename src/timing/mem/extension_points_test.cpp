@@ -194,6 +194,25 @@ struct Driver {
     }
     return kNever;
   }
+  // Steps `cycles` cycles.
+  void run(Cycle cycles) {
+    for (const Cycle until = now + cycles; now < until; ++now) {
+      sys.advanceTo(now * 1000);
+      sys.unit(0).cycle(now);
+    }
+  }
+  // Steps up to `cycles` cycles until an instruction completes; false when none did.
+  bool runUntilCompleted(Cycle cycles, uint32_t& token) {
+    for (const Cycle until = now + cycles; now < until; ++now) {
+      sys.advanceTo(now * 1000);
+      sys.unit(0).cycle(now);
+      if (sys.unit(0).popCompleted(token)) {
+        ++now;
+        return true;
+      }
+    }
+    return false;
+  }
   MemorySystemImpl sys;
   Cycle now = 0;
 };
@@ -331,23 +350,13 @@ TEST(StoreListener, AHeldWholeLineStoreLeavesWhenReleasedInItsFormAndFencesWaitF
   // A fence waits while the store is held: nothing reaches the L2, the unit is not idle.
   d.sys.unit(0).accept(record(ir::Op::Membar, ir::Space::None, 0, 0), 2, d.now);
   uint32_t token = 0;
-  for (const Cycle until = d.now + 300; d.now < until; ++d.now) {
-    d.sys.advanceTo(d.now * 1000);
-    d.sys.unit(0).cycle(d.now);
-    ASSERT_FALSE(d.sys.unit(0).popCompleted(token)) << "the fence completed at " << d.now;
-  }
+  ASSERT_FALSE(d.runUntilCompleted(300, token)) << "the fence completed at " << d.now;
   EXPECT_TRUE(plugins.stores.empty());
   EXPECT_FALSE(d.sys.unit(0).idle());
   // Released in form 3, 20 bytes long: one flit with its 8-byte header where the plain line
   // takes five.
   d.sys.unit(0).releaseStore(listener.offered[0].ticket, 3, 20, d.now);
-  bool fenced = false;
-  for (const Cycle until = d.now + 300; d.now < until && !fenced; ++d.now) {
-    d.sys.advanceTo(d.now * 1000);
-    d.sys.unit(0).cycle(d.now);
-    fenced = d.sys.unit(0).popCompleted(token);
-  }
-  ASSERT_TRUE(fenced);
+  ASSERT_TRUE(d.runUntilCompleted(300, token));
   EXPECT_EQ(token, 2u);
   ASSERT_EQ(plugins.stores.size(), 1u);
   EXPECT_EQ(plugins.stores[0].line, kA);
@@ -360,10 +369,7 @@ TEST(StoreListener, AHeldWholeLineStoreLeavesWhenReleasedInItsFormAndFencesWaitF
   EXPECT_EQ(d.latency(record(ir::Op::St, ir::Space::Global, kA + 128, 0)), 1u);
   listener.hold = false;
   EXPECT_EQ(d.latency(record(ir::Op::St, ir::Space::Global, kA + 256, 4)), 1u);
-  for (const Cycle until = d.now + 300; d.now < until; ++d.now) {
-    d.sys.advanceTo(d.now * 1000);
-    d.sys.unit(0).cycle(d.now);
-  }
+  d.run(300);
   EXPECT_EQ(listener.offered.size(), 2u);
   ASSERT_EQ(plugins.stores.size(), 3u);
   EXPECT_EQ(plugins.stores[1].sectors, 0x1u);
@@ -379,19 +385,13 @@ TEST(StoreListener, APartialWriteTheL2RefusesIsRedoneWholeAndFencesWaitForTheRed
   Driver d(tinyParams(), plugins);
   HoldingStoreListener listener;
   d.sys.unit(0).setStoreListener(&listener);
-  auto run = [&d](Cycle cycles) {
-    for (const Cycle until = d.now + cycles; d.now < until; ++d.now) {
-      d.sys.advanceTo(d.now * 1000);
-      d.sys.unit(0).cycle(d.now);
-    }
-  };
   // The L2 holds the line whole after a load of it; a store of one sector leaves plain.
   ASSERT_NE(d.latency(record(ir::Op::Ld, ir::Space::Global, kA, 4)), kNever);
   func::ExecRecord st = record(ir::Op::St, ir::Space::Global, kA, 0);
   st.warpSlot = 9;
   EXPECT_EQ(d.latency(st), 1u);
   d.sys.unit(0).accept(record(ir::Op::Membar, ir::Space::None, 0, 0), 2, d.now);
-  run(300);
+  d.run(300);
   // Refused: nothing was written; the SM got the line back in form 5 and offered the redo.
   EXPECT_TRUE(plugins.stores.empty());
   ASSERT_EQ(listener.redone.size(), 1u);
@@ -403,13 +403,7 @@ TEST(StoreListener, APartialWriteTheL2RefusesIsRedoneWholeAndFencesWaitForTheRed
   EXPECT_FALSE(d.sys.unit(0).idle());
   // Released plain: the whole line reaches the L2, then the fence completes.
   d.sys.unit(0).releaseStore(listener.redone[0].ticket, 0, 128, d.now);
-  bool fenced = false;
-  for (const Cycle until = d.now + 300; d.now < until && !fenced; ++d.now) {
-    d.sys.advanceTo(d.now * 1000);
-    d.sys.unit(0).cycle(d.now);
-    fenced = d.sys.unit(0).popCompleted(token);
-  }
-  ASSERT_TRUE(fenced);
+  ASSERT_TRUE(d.runUntilCompleted(300, token));
   EXPECT_EQ(token, 2u);
   ASSERT_EQ(plugins.stores.size(), 1u);
   EXPECT_EQ(plugins.stores[0].sectors, 0xFu);
@@ -417,7 +411,7 @@ TEST(StoreListener, APartialWriteTheL2RefusesIsRedoneWholeAndFencesWaitForTheRed
   // A listener that does not hold the redo: the whole line leaves plain at once.
   listener.hold = false;
   EXPECT_EQ(d.latency(record(ir::Op::St, ir::Space::Global, kA, 0)), 1u);
-  run(300);
+  d.run(300);
   EXPECT_EQ(listener.redone.size(), 2u);
   ASSERT_EQ(plugins.stores.size(), 2u);
   EXPECT_EQ(plugins.stores[1].sectors, 0xFu);
