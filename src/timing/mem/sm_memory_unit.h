@@ -11,7 +11,9 @@
 //   const lanes      ld.const and kernel parameters: one constant-cache access per distinct
 //                    address
 //   fences           membar/fence: wait until the write acknowledgements of every write this
-//                    SM sent before it are back (bar.warp.sync needs nothing)
+//                    SM sent before it are back (bar.warp.sync needs nothing); a write the L2
+//                    refuses (WriteRefused, a partial write into a line it cannot merge into)
+//                    is done again whole, and fences wait for that instead
 // Instructions with no executing lane, prefetches and call-frame parameter accesses (registers
 // on real hardware) complete l1.hit_latency cycles after accept.
 //
