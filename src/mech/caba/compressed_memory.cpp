@@ -39,12 +39,12 @@ CompressedMemory::CompressedMemory(const Context& c, const MemoryCompressionPara
 }
 
 CompressedMemory::LineState CompressedMemory::compressNow(uint64_t line) {
-  if (!inDeviceMemory(line))  // values unknown: never compressed (not as zeros)
-    return LineState{static_cast<uint8_t>(fullBursts_), 0, 0, static_cast<uint16_t>(lineBytes_)};
+  if (!inDeviceMemory(line)) return plainState(false);  // values unknown: never compressed
   timing::mem::readLineData(*memory_, line, lineBytes_, data_);
   const CompressedLine c =
       compress(params_.algorithm, data_, lineBytes_, params_.check ? encoded_ : nullptr);
   LineState s;
+  s.known = true;
   s.bursts = static_cast<uint8_t>(c.compressible ? c.bursts : fullBursts_);
   s.algorithm = static_cast<uint8_t>(c.algorithm);
   s.encoding = c.encoding;
@@ -72,7 +72,6 @@ CompressedMemory::LineState& CompressedMemory::dramState(uint64_t line) {
   if (!s.known) {  // stored compressed before the kernel
     const bool plain = s.sentPlain;
     s = compressNow(line);
-    s.known = true;
     s.sentPlain = plain;
   }
   return s;
@@ -155,14 +154,12 @@ timing::mem::CompressedTransfer CompressedMemory::transfer(uint64_t line, uint32
     s = plainState(true);
   } else if (sectors == allSectors_) {
     s = compressNow(line);
-    s.known = true;
   } else if (compressed(s)) {
     // Merge into the compressed copy: read it whole, write the merged line whole.
     ++stats_.readModifyWrites;
     stats_.readModifyWriteBursts += s.bursts;
     t.readFirstBursts = s.bursts;
     s = compressNow(line);
-    s.known = true;
     t.sectors = allSectors_;
   } else {
     s = plainState(false);

@@ -59,7 +59,7 @@ class CompressedMemory final : public timing::mem::IMemoryCompression {
     uint8_t bursts = 0;  // in DRAM; fullBursts_: uncompressed
     uint8_t algorithm = 0, encoding = 0;
     uint16_t bytes = 0;
-    bool known = false;      // compressed from its data at least once (dramState)
+    bool known = false;      // from its data (compressNow), not only a sentPlain mark
     bool sentPlain = false;  // assist-warp agent: the last whole-line store reached the L2 plain
                              // (an SM's store buffer overflowed): nothing compresses the line
                              // until a store sends it compressed again

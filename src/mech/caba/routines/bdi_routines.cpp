@@ -29,14 +29,12 @@ std::string decompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
   emit("mov.u32 %r0, %tid.x;");
   // 32 bits from any byte offset of the head: broadcast loads of the aligned words around it
   // (each loaded once: words 0-3 in %r2, %r3, %r4, %r16), funnel-shifted into place.
-  std::string loaded;
+  bool loaded[4] = {};
   auto word = [&](uint32_t w) {  // the head's words 0-3 (the base ends by byte 11)
     constexpr int kWordRegister[] = {2, 3, 4, 16};
     const std::string r = fmt::format("%r{}", kWordRegister[w]);
-    if (loaded.find("," + r + ",") == std::string::npos) {
-      emit(fmt::format("ld.shared.u32 {}, [buf+{}];", r, 4 * w));
-      loaded += "," + r + ",";
-    }
+    if (!loaded[w]) emit(fmt::format("ld.shared.u32 {}, [buf+{}];", r, 4 * w));
+    loaded[w] = true;
     return r;
   };
   auto bitsAt = [&](uint32_t offset, const std::string& out) {
