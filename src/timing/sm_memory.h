@@ -35,7 +35,8 @@ class ReplyListener {
   // A read reply with `sectors` of the line at `line` in form `format` (non-zero, the memory
   // compression's tag) for the instruction of warp slot `warpSlot`. True: held; the fill (and
   // every access waiting for it) completes when the listener calls SmMemory::releaseReply with
-  // `ticket`.
+  // `ticket`. A load that hits a line the L1 keeps in that form (l1.keep_fill_form) is offered
+  // the same way: held, the load completes at the release.
   virtual bool holdReply(uint64_t line, uint32_t sectors, uint8_t format, uint32_t warpSlot,
                          uint32_t ticket, Cycle now) = 0;
 };

@@ -11,13 +11,14 @@ namespace warpsim::mech::caba {
 
 CabaAssistWarps::CabaAssistWarps(const Context& context, const MemoryCompressionParams& memory,
                                  const timing::AssistControllerParams& controller,
-                                 uint32_t lineBytes, uint32_t storeBufferLines)
+                                 uint32_t lineBytes, uint32_t storeBufferLines, bool directLoad)
     : params_(memory),
       lineBytes_(lineBytes),
       memory_(context.memory),
       routines_(lineBytes),
       awc_(routines_.store(), controller, context.schedulers, context.warpSlots),
-      storeBufferLines_(storeBufferLines) {
+      storeBufferLines_(storeBufferLines),
+      directLoad_(directLoad) {
   if (memory_ != nullptr) {
     memory_->setReplyListener(this);
     memory_->setStoreListener(this);
@@ -37,7 +38,7 @@ void CabaAssistWarps::beginKernel(const KernelInfo& kernel) {
   awc_.resetCounters();
   waiting_.clear();
   redosWaiting_.clear();
-  storesRedone_ = redoDecompressions_ = 0;
+  storesRedone_ = redoDecompressions_ = directLoads_ = 0;
   decompressions_ = waitCycles_ = checked_ = checkFailures_ = notCompressible_ = 0;
   compressions_ = storesCompressed_ = storeBufferOverflows_ = storeWaitCycles_ = 0;
 }
@@ -142,11 +143,22 @@ CabaAssistWarps::Trigger CabaAssistWarps::triggerDecompression(const Held& h, Pr
     ++notCompressible_;
     return Trigger::NotCompressed;
   }
-  const RoutineChoice r = routines_.decompression(c, encoded_);
-  const uint64_t address = h.line;
-  if (awc_.trigger(r.routine, h.warpSlot, priority, r.activeMask, encoded_, c.bytes, &address, 1,
-                   cookie) < 0)
-    return Trigger::TableFull;
+  const bool direct =
+      directLoad_ && priority == Priority::High && c.algorithm == Algorithm::BdiCaba;
+  if (direct) {
+    const RoutineChoice r = routines_.directLoad(encoded_);
+    const uint32_t staged = bdiDirectLoadStaging(encoded_, lineBytes_, staging_);
+    if (awc_.trigger(r.routine, h.warpSlot, priority, r.activeMask, staging_, staged, nullptr, 0,
+                     cookie) < 0)
+      return Trigger::TableFull;
+    ++directLoads_;
+  } else {
+    const RoutineChoice r = routines_.decompression(c, encoded_);
+    const uint64_t address = h.line;
+    if (awc_.trigger(r.routine, h.warpSlot, priority, r.activeMask, encoded_, c.bytes, &address,
+                     1, cookie) < 0)
+      return Trigger::TableFull;
+  }
   ++(priority == Priority::High ? decompressions_ : redoDecompressions_);
   if (params_.check) {
     ++checked_;
@@ -222,6 +234,7 @@ void CabaAssistWarps::reportStats(nlohmann::json& out) const {
   out["store_wait_cycles"] = storeWaitCycles_;
   out["stores_redone"] = storesRedone_;
   out["redo_decompressions"] = redoDecompressions_;
+  out["direct_loads"] = directLoads_;
   out["checked"] = checked_;
   out["check_failures"] = checkFailures_;
 }

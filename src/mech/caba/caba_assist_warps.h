@@ -25,6 +25,11 @@
 // whole line then leaves compressed or plain. With the store buffer full it leaves plain at
 // once.
 //
+// Direct-Load (direct_load, with l1.keep_fill_form; digest B.9): the L1 keeps lines compressed
+// and every load of a BDI line, from a fill or an L1 hit, runs the encoding's Direct-Load routine
+// instead of decompressing the line: the coalescer hands it the deltas and the base, and it only
+// adds them (bdi_routines.h). Lines of other algorithms (BestOfAll) are decompressed as before.
+//
 // Registers: the store's largest routine adds its registers to every thread's requirement
 // (extraRegistersPerThread), as the compiler reserves them for enabled routines.
 #pragma once
@@ -33,6 +38,7 @@
 #include <memory>
 
 #include "mech/caba/memory_params.h"
+#include "mech/caba/routines/bdi_routines.h"
 #include "mech/caba/routines/caba_routines.h"
 #include "timing/sm/assist/assist_warp_controller.h"
 #include "timing/sm/i_assist_warp.h"
@@ -45,7 +51,7 @@ class CabaAssistWarps final : public timing::IAssistWarp,
  public:
   CabaAssistWarps(const Context& context, const MemoryCompressionParams& memory,
                   const timing::AssistControllerParams& controller, uint32_t lineBytes,
-                  uint32_t storeBufferLines);
+                  uint32_t storeBufferLines, bool directLoad = false);
 
   bool active() const override { return true; }
   void beginKernel(const KernelInfo& kernel) override;
@@ -95,15 +101,17 @@ class CabaAssistWarps final : public timing::IAssistWarp,
   std::deque<Held> waiting_;       // held replies the table had no room for yet
   std::vector<Held> inFlight_;     // by ticket: held replies being decompressed
   const uint32_t storeBufferLines_;
+  const bool directLoad_;
   std::deque<uint32_t> storesWaiting_;  // tickets of held stores the table had no room for yet
   std::vector<Held> storesInFlight_;  // by ticket: held stores (the store buffer)
   std::deque<uint32_t> redosWaiting_;   // refused stores whose decompression waits for the table
   uint32_t storesHeld_ = 0;
   uint8_t line_[128] = {}, encoded_[128] = {};
+  uint8_t staging_[kBdiDirectLoadDeltas + 128] = {};  // a Direct-Load routine's inputs
   uint64_t decompressions_ = 0, waitCycles_ = 0, checked_ = 0, checkFailures_ = 0,
            notCompressible_ = 0;
   uint64_t compressions_ = 0, storesCompressed_ = 0, storeBufferOverflows_ = 0,
-           storeWaitCycles_ = 0, storesRedone_ = 0, redoDecompressions_ = 0;
+           storeWaitCycles_ = 0, storesRedone_ = 0, redoDecompressions_ = 0, directLoads_ = 0;
 };
 
 }  // namespace warpsim::mech::caba

@@ -212,6 +212,17 @@ bool CompressedMemory::refusesWrite(uint64_t line, uint32_t sectors) {
   return true;
 }
 
+uint32_t CompressedMemory::storedSectors(uint64_t line) {
+  if (params_.placement != Placement::L2 || !inDeviceMemory(line) || sentPlain(line)) return 0;
+  timing::mem::readLineData(*memory_, line, lineBytes_, data_);
+  const CompressedLine c = compress(params_.algorithm, data_, lineBytes_, nullptr);
+  if (!c.compressible) return 0;
+  const uint32_t sectors = (c.bytes + sectorBytes_ - 1) / sectorBytes_;
+  ++stats_.l2Sized;
+  stats_.l2SizedSectors += sectors;
+  return sectors;
+}
+
 void CompressedMemory::written(uint64_t line, uint32_t sectors, uint8_t format) {
   if (params_.agent != Agent::AssistWarp) return;
   if (sectors != allSectors_) {

@@ -314,6 +314,33 @@ TEST(CompressedMemory, LinesOutsideDeviceMemoryAreNeverCompressedAndReadNoMetada
   EXPECT_EQ(cm.stats().compressions, 0u);
 }
 
+TEST(CompressedMemory, TheL2HoldsALineInItsCompressedSizeWhereItHoldsLinesCompressed) {
+  Memory m;
+  MemoryCompressionParams p;  // placement l2
+  CompressedMemory cm(context(m), p);
+  EXPECT_EQ(cm.storedSectors(m.base), 1u);        // zeros: one 32-byte sector
+  EXPECT_EQ(cm.storedSectors(m.base + 128), 1u);  // b8d1: 25 bytes
+  EXPECT_EQ(cm.storedSectors(m.base + 256), 0u);  // incompressible: a whole line
+  EXPECT_EQ(cm.storedSectors(0x10), 0u);          // outside device memory
+  // An assist-warp design's line sent plain stays whole until sent compressed again.
+  MemoryCompressionParams a;
+  a.agent = Agent::AssistWarp;
+  CompressedMemory aw(context(m), a);
+  aw.written(m.base + 128, 0xF, 0);
+  EXPECT_EQ(aw.storedSectors(m.base + 128), 0u);
+  aw.written(m.base + 128, 0xF, kCompressedReply);
+  EXPECT_EQ(aw.storedSectors(m.base + 128), 1u);
+  // An L2 of whole lines (placement dram) never holds one smaller.
+  MemoryCompressionParams d;
+  d.placement = Placement::Dram;
+  CompressedMemory dm(context(m), d);
+  EXPECT_EQ(dm.storedSectors(m.base), 0u);
+  nlohmann::json out;
+  cm.reportStats(out);
+  EXPECT_EQ(out["l2_capacity"]["compressed_lines"], 2);
+  EXPECT_EQ(out["l2_capacity"]["compressed_sectors"], 2);
+}
+
 TEST(MemoryCompressionParams, BadMetadataGeometryIsAOneLineError) {
   config::Tree t = config::Tree::fromString(
       "[compression]\nmetadata_cache_bytes = 100\nmetadata_cache_ways = 4\n");

@@ -39,8 +39,20 @@ void registerMechanism_caba(PluginRegistry& registry) {
             "store_buffer_lines", 16,
             "whole-line stores the SM holds while assist warps compress them (dedicated L1 sets)",
             0, 64);
+        const bool directLoad = section.flag(
+            "direct_load", false,
+            "Direct-Load: the L1 keeps lines compressed (needs l1.keep_fill_form) and each load "
+            "of a BDI line adds the base to the deltas the coalescer extracts, in a short assist "
+            "routine, instead of decompressing the line");
+        if (directLoad && memory.algorithm != mech::caba::Algorithm::BdiCaba)
+          throw config::Error("config: error: sm.assist_warp.direct_load = true needs "
+                              "compression.algorithm = \"bdi\" (base and deltas to extract)");
+        if (directLoad && !c.tree->section("l1").flag("keep_fill_form", false,
+                                                      "fills in a form stay in it"))
+          throw config::Error("config: error: sm.assist_warp.direct_load = true needs "
+                              "l1.keep_fill_form = true (the L1 keeps the lines compressed)");
         return std::make_unique<mech::caba::CabaAssistWarps>(c, memory, controller, line,
-                                                             storeBuffer);
+                                                             storeBuffer, directLoad);
       });
 }
 

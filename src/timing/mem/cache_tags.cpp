@@ -6,14 +6,16 @@ namespace warpsim::timing::mem {
 
 CacheTags::CacheTags(const CacheGeometry& g, uint64_t stream)
     : sets_(std::max<uint32_t>(g.sets(), 1)),
-      ways_(g.assoc),
+      ways_(g.assoc * g.tagFactor),
       lineBytes_(g.lineBytes),
       sectorBytes_(g.sectorBytes),
       allSectors_(g.sectorsPerLine() >= 32 ? ~0u : (1u << g.sectorsPerLine()) - 1),
+      sectorsPerLine_(g.sectorsPerLine()),
+      dataSectors_(g.assoc * g.sectorsPerLine()),
       replacement_(g.replacement),
       random_((g.seed + stream * 0xD1B54A32D192ED03ull) * 0x9E3779B97F4A7C15ull | 1),
-      lines_(size_t{std::max<uint32_t>(g.sets(), 1)} * g.assoc),
-      plru_(g.assoc),
+      lines_(size_t{std::max<uint32_t>(g.sets(), 1)} * g.assoc * g.tagFactor),
+      plru_(g.assoc * g.tagFactor),
       plruBits_(g.replacement == Replacement::Plru ? std::max<uint32_t>(g.sets(), 1) : 0, 0) {}
 
 uint32_t CacheTags::victim(uint32_t set) {
@@ -48,11 +50,47 @@ uint32_t CacheTags::victim(uint32_t set) {
   return best != kNoWay ? best : bestPinned;
 }
 
+uint32_t CacheTags::usedSectors(uint32_t set) const {
+  const CacheLine* l = &lines_[size_t{set} * ways_];
+  uint32_t used = 0;
+  for (uint32_t w = 0; w < ways_; ++w) {
+    if (l[w].allocated) used += l[w].size;
+  }
+  return used;
+}
+
+uint32_t CacheTags::roomFor(uint32_t set, uint32_t way, uint32_t size, uint32_t* out) const {
+  if (size == 0) size = sectorsPerLine_;
+  const CacheLine* l = &lines_[size_t{set} * ways_];
+  uint32_t used = usedSectors(set);
+  if (l[way].allocated) used -= l[way].size;
+  uint32_t n = 0;
+  while (used + size > dataSectors_) {
+    // The least recently used line not yet chosen, not waiting for a fill; pinned ones last.
+    uint32_t best = kNoWay;
+    for (uint32_t w = 0; w < ways_; ++w) {
+      if (w == way || !l[w].allocated || l[w].pending != 0) continue;
+      bool chosen = false;
+      for (uint32_t i = 0; i < n; ++i) chosen = chosen || out[i] == w;
+      if (chosen) continue;
+      if (best == kNoWay || (l[w].pinned != l[best].pinned ? !l[w].pinned
+                                                            : l[w].stamp < l[best].stamp))
+        best = w;
+    }
+    if (best == kNoWay) return kNoRoom;
+    out[n++] = best;
+    used -= l[best].size;
+  }
+  return n;
+}
+
 void CacheTags::install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition position,
-                        bool pin) {
+                        bool pin, uint32_t size) {
   CacheLine& l = line(set, way);
   l.tag = tag;
   l.valid = l.dirty = l.pending = 0;
+  l.size = static_cast<uint16_t>(size == 0 ? sectorsPerLine_ : size);
+  l.form = 0;
   l.allocated = true;
   l.pinned = pin;
   if (replacement_ == Replacement::Plru) {

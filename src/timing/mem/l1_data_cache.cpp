@@ -16,7 +16,8 @@ L1DataCache::L1DataCache(const L1Params& params, SmPort& port, ICachePolicy& pol
       policy_(policy),
       sink_(sink),
       tags_(params.cache, port.sm()),
-      mshrs_(params.mshrs, params.mshrMerge) {}
+      mshrs_(params.mshrs, params.mshrMerge),
+      roomWays_(tags_.ways()) {}
 
 CacheAccessInfo L1DataCache::infoOf(const LineAccess& a, bool write) const {
   CacheAccessInfo info;
@@ -51,7 +52,24 @@ void L1DataCache::evict(uint32_t set, uint32_t way, const RequestOrigin& origin)
   }
 }
 
-AccessResult L1DataCache::load(const LineAccess& a, Cycle now) {
+bool L1DataCache::makeRoom(uint32_t set, uint32_t way, uint32_t packets,
+                           const RequestOrigin& origin) {
+  if (!tags_.compressedCapacity()) return true;
+  const uint32_t n = tags_.roomFor(set, way, 0, roomWays_.data());
+  if (n == kNoRoom) return false;
+  for (uint32_t i = 0; i < n; ++i) packets += packetsForVictim(set, roomWays_[i]);
+  if (port_.room() < packets) {
+    port_.noteStall();
+    return false;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    evict(set, roomWays_[i], origin);
+    tags_.drop(set, roomWays_[i]);
+  }
+  return true;
+}
+
+AccessResult L1DataCache::load(const LineAccess& a, Cycle now, uint8_t* form) {
   if (!enabled_ || a.uncached) {
     if (port_.room() == 0) {
       port_.noteStall();
@@ -69,6 +87,10 @@ AccessResult L1DataCache::load(const LineAccess& a, Cycle now) {
     if (missing == 0) {
       tags_.touch(set, way);
       ++stats_.hits;
+      if (line.form != 0) {
+        ++stats_.formHits;
+        if (form != nullptr) *form = line.form;
+      }
     } else {
       uint32_t e = mshrs_.find(a.line);
       const uint32_t wanted = params_.fillLines ? tags_.allSectors() & ~line.valid : missing;
@@ -111,6 +133,8 @@ AccessResult L1DataCache::load(const LineAccess& a, Cycle now) {
       port_.noteStall();
       return AccessResult::Stalled;
     }
+    if (!makeRoom(set, victim, 1 + packetsForVictim(set, victim), a.origin))
+      return AccessResult::Stalled;
     evict(set, victim, a.origin);
     tags_.install(set, victim, a.line, policy_.insertion(info), policy_.pin(info));
     const uint32_t fetch = params_.fillLines ? tags_.allSectors() : a.sectors;
@@ -155,9 +179,13 @@ AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle n
     } else {
       ++stats_.sectorMisses;
     }
-    if (policy != WritePolicy::WriteThroughNoAllocate) line.valid |= a.sectors;
-    if (!through) line.dirty |= a.sectors;
-    tags_.touch(set, way);
+    if (line.form != 0 && line.pending == 0) {
+      tags_.drop(set, way);  // plain data cannot merge into a line held in a form
+    } else {
+      if (policy != WritePolicy::WriteThroughNoAllocate) line.valid |= a.sectors;
+      if (!through) line.dirty |= a.sectors;
+      tags_.touch(set, way);
+    }
   } else {
     const CacheAccessInfo info = infoOf(a, true);
     // Not allocating: the data goes down (also for a write-back space the policy bypasses).
@@ -179,6 +207,8 @@ AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle n
       port_.noteStall();
       return AccessResult::Stalled;
     }
+    if (!makeRoom(set, victim, sends + packetsForVictim(set, victim), a.origin))
+      return AccessResult::Stalled;
     evict(set, victim, a.origin);
     tags_.install(set, victim, a.line, policy_.insertion(info), policy_.pin(info));
     CacheLine& line = tags_.line(set, victim);
@@ -193,11 +223,16 @@ AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle n
   return AccessResult::Done;
 }
 
-void L1DataCache::fill(uint32_t mshr, uint32_t sectors, Cycle now) {
+void L1DataCache::fill(uint32_t mshr, uint32_t sectors, Cycle now, uint8_t form, uint32_t bytes) {
   MshrTable::Entry& e = mshrs_.entry(mshr);
   CacheLine& line = tags_.line(e.set, e.way);
   line.valid |= sectors;
   line.pending &= ~sectors;
+  if (params_.keepFillForm && form != 0 && line.pending == 0) {
+    // Held as it arrived: its compressed size (in sectors) frees the rest of its room.
+    line.form = form;
+    tags_.resize(e.set, e.way, (bytes + tags_.sectorBytes() - 1) / tags_.sectorBytes());
+  }
   mshrs_.fill(mshr, sectors, line.valid,
               [&](const MshrWaiter& w) { sink_.completeAccess(w.id, now); });
 }
@@ -227,6 +262,7 @@ void L1DataCache::prefetch(const CacheAccessInfo& info, const RequestOrigin& ori
     if (tags_.find(set, line) != kNoWay || mshrs_.full()) continue;
     const uint32_t victim = tags_.victim(set);
     if (victim == kNoWay || port_.room() < 1 + packetsForVictim(set, victim)) continue;
+    if (!makeRoom(set, victim, 1 + packetsForVictim(set, victim), origin)) continue;
     CacheAccessInfo pf = info;
     pf.line = line;
     pf.sectors = tags_.allSectors();

@@ -17,12 +17,19 @@
 // an MSHR whose merge slots are full, a way that is not waiting for a fill, or room in the
 // request network for its packets.
 //
+// Cache compression (l1.keep_fill_form): a fill that reached the SM in a form (a compressed line,
+// which the SM's reply listener transformed for the loads waiting for it) stays in that form, in
+// its size (l1.tag_factor > 1 lets a set hold more such lines, cache_tags.h); a later hit on it
+// reports the form, and the SM transforms the line again before the load completes. A store
+// that hits a line held in a form drops it (the L1 cannot merge plain data into it).
+//
 // Stores follow the write policy of their space (l1.global_write, l1.local_write): write-through
 // policies send the data down (a Write, acknowledged by the L2) and update or allocate the
 // written sectors; write-back allocates and marks them dirty. Allocation at sector granularity
 // without fetching (write-validate): a partially written sector counts as valid.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "timing/mem/cache_tags.h"
 #include "timing/mem/i_cache_policy.h"
@@ -59,14 +66,16 @@ class L1DataCache {
   L1DataCache(const L1Params& params, SmPort& port, ICachePolicy& policy, CompletionSink& sink);
 
   bool enabled() const { return enabled_; }
-  // Done: a hit (data after the hit latency); Waiting: the fill or reply will complete it.
-  AccessResult load(const LineAccess& a, Cycle now);
+  // Done: a hit (data after the hit latency; *form: non-zero when the line is held in a form
+  // the SM transforms first); Waiting: the fill or reply will complete it.
+  AccessResult load(const LineAccess& a, Cycle now, uint8_t* form = nullptr);
   // Done: the store left (or stayed in) the L1.
   AccessResult store(const LineAccess& a, WritePolicy policy, Cycle now);
   // A ReadReply for MSHR `mshr` brought `sectors`.
   // The sector mask of a whole line.
   uint32_t allSectors() const { return tags_.allSectors(); }
-  void fill(uint32_t mshr, uint32_t sectors, Cycle now);
+  // `form`, `bytes`: the reply's form and size, kept with l1.keep_fill_form (0: plain).
+  void fill(uint32_t mshr, uint32_t sectors, Cycle now, uint8_t form = 0, uint32_t bytes = 0);
   // Drops `line`; returns its dirty sectors (the caller writes them back).
   uint32_t invalidate(uint64_t line);
   // Kernel boundary: every line without a fill on its way is dropped (dirty data of write-back
@@ -84,6 +93,9 @@ class L1DataCache {
   void evict(uint32_t set, uint32_t way, const RequestOrigin& origin);
   // Room for the packets a miss in `set` needs: 1 + a write-back of the victim if dirty.
   uint32_t packetsForVictim(uint32_t set, uint32_t way) const;
+  // Compressed capacity: evicts what roomFor names so that a whole line fits at (set, way) when
+  // the port takes their write-backs beside `packets`; false: no room now.
+  bool makeRoom(uint32_t set, uint32_t way, uint32_t packets, const RequestOrigin& origin);
   void prefetch(const CacheAccessInfo& info, const RequestOrigin& origin);
 
   const L1Params params_;
@@ -94,6 +106,7 @@ class L1DataCache {
   CacheTags tags_;
   MshrTable mshrs_;
   CacheStats stats_;
+  std::vector<uint32_t> roomWays_;  // makeRoom's evictions (one entry per tag of a set)
 };
 
 }  // namespace warpsim::timing::mem

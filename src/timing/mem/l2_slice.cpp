@@ -24,6 +24,7 @@ L2Slice::L2Slice(const L2Params& params, const CacheGeometry& geometry, const L2
       mshrs_(params.mshrs, params.mshrMerge),
       pipeline_(params.hitLatency + 1),
       granule_(wiring.mapping->granuleBytes()) {
+  roomWays_.resize(tags_.ways());
   replies_.reserve(size_t{params.mshrs} * params.mshrMerge + params.hitLatency + 64);
 }
 
@@ -167,8 +168,10 @@ bool L2Slice::processRead(uint32_t packet, uint64_t lineAddr, uint32_t sectors, 
     const CacheLine& old = tags_.line(set, victim);
     const uint32_t writes = old.allocated && old.dirty != 0 ? 1 : 0;
     if (!dramRoom(1, writes)) return false;
+    const uint32_t size = sizeOf(lineAddr);
+    if (!makeRoom(set, victim, size, 1, writes)) return false;
     evict(set, victim);
-    tags_.install(set, victim, lineAddr, w_.policy->insertion(info), w_.policy->pin(info));
+    tags_.install(set, victim, lineAddr, w_.policy->insertion(info), w_.policy->pin(info), size);
     CacheLine& line = tags_.line(set, victim);
     const uint32_t e = mshrs_.allocate(lineAddr, set, victim);
     const uint32_t moved =
@@ -195,7 +198,10 @@ bool L2Slice::processWrite(uint32_t packet, uint64_t lineAddr, uint32_t sectors,
     refuseWrite(packet, lineAddr, set, way, now);
     return true;
   }
+  // The compression learns of a write before the write's line is sized (storedSectors).
+  const bool notify = p.kind == PacketKind::Write && w_.compression != nullptr;
   if (way != kNoWay) {
+    if (notify) w_.compression->written(lineAddr, sectors, p.format);
     CacheLine& line = tags_.line(set, way);
     if ((sectors & ~line.valid) == 0) {
       ++stats_.hits;
@@ -205,10 +211,17 @@ bool L2Slice::processWrite(uint32_t packet, uint64_t lineAddr, uint32_t sectors,
     line.valid |= sectors;
     line.dirty |= sectors;
     tags_.touch(set, way);
+    if (tags_.compressedCapacity()) {
+      // The written line's new size; growing past the set's data, others leave if they can.
+      const uint32_t size = sizeOf(lineAddr);
+      makeRoom(set, way, size, 0, 0);
+      tags_.resize(set, way, size);
+    }
   } else {
     const CacheAccessInfo info = infoOf(p, lineAddr, sectors);
     if (w_.policy->bypass(info)) {
       if (!dramRoom(0, 1)) return false;
+      if (notify) w_.compression->written(lineAddr, sectors, p.format);
       writeDram(lineAddr, sectors);
     } else {
       const uint32_t victim = tags_.victim(set);
@@ -216,15 +229,19 @@ bool L2Slice::processWrite(uint32_t packet, uint64_t lineAddr, uint32_t sectors,
       const CacheLine& old = tags_.line(set, victim);
       const uint32_t writes = old.allocated && old.dirty != 0 ? 1 : 0;
       if (writes != 0 && !dramRoom(0, writes)) return false;
+      // (A miss that must wait for room below is retried: the compression may hear of it twice.)
+      if (notify) w_.compression->written(lineAddr, sectors, p.format);
+      const uint32_t size = sizeOf(lineAddr);
+      if (!makeRoom(set, victim, size, 0, writes)) return false;
       evict(set, victim);
-      tags_.install(set, victim, lineAddr, w_.policy->insertion(info), w_.policy->pin(info));
+      tags_.install(set, victim, lineAddr, w_.policy->insertion(info), w_.policy->pin(info),
+                    size);
       CacheLine& line = tags_.line(set, victim);
       line.valid = line.dirty = sectors;
     }
     ++stats_.misses;
   }
   if (p.kind == PacketKind::Write) {
-    if (w_.compression != nullptr) w_.compression->written(lineAddr, sectors, p.format);
     p.kind = PacketKind::WriteAck;
     p.bytes = 0;
     pushReply(packet, now);
@@ -255,6 +272,25 @@ void L2Slice::evict(uint32_t set, uint32_t way) {
     ++stats_.writebacks;
     writeDram(old.tag, old.dirty);
   }
+}
+
+uint32_t L2Slice::sizeOf(uint64_t line) const {
+  return tags_.compressedCapacity() ? w_.compression->storedSectors(line) : 0;
+}
+
+bool L2Slice::makeRoom(uint32_t set, uint32_t way, uint32_t size, uint32_t reads,
+                       uint32_t writes) {
+  if (!tags_.compressedCapacity()) return true;
+  const uint32_t n = tags_.roomFor(set, way, size, roomWays_.data());
+  if (n == kNoRoom) return false;
+  uint32_t dirty = 0;
+  for (uint32_t i = 0; i < n; ++i) dirty += tags_.line(set, roomWays_[i]).dirty != 0 ? 1 : 0;
+  if (dirty != 0 && !dramRoom(reads, writes + dirty)) return false;
+  for (uint32_t i = 0; i < n; ++i) {
+    evict(set, roomWays_[i]);
+    tags_.drop(set, roomWays_[i]);
+  }
+  return true;
 }
 
 bool L2Slice::dramRoom(uint32_t reads, uint32_t writes) const {
@@ -389,11 +425,13 @@ void L2Slice::prefetch(const CacheAccessInfo& info) {
     const CacheLine& old = tags_.line(set, victim);
     const uint32_t writes = old.allocated && old.dirty != 0 ? 1 : 0;
     if (!dramRoom(1, writes)) continue;
+    const uint32_t size = sizeOf(line);
+    if (!makeRoom(set, victim, size, 1, writes)) continue;
     CacheAccessInfo pf = info;
     pf.line = line;
     pf.sectors = tags_.allSectors();
     evict(set, victim);
-    tags_.install(set, victim, line, w_.policy->insertion(pf), w_.policy->pin(pf));
+    tags_.install(set, victim, line, w_.policy->insertion(pf), w_.policy->pin(pf), size);
     tags_.line(set, victim).pending = pf.sectors;
     const uint32_t e = mshrs_.allocate(line, set, victim);
     mshrs_.entry(e).pending = pf.sectors;

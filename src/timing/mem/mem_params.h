@@ -26,6 +26,9 @@ struct CacheGeometry {
   uint32_t sectorBytes = 32;
   Replacement replacement = Replacement::Lru;
   uint64_t seed = 1;  // random replacement
+  // Tags per data way (1, 2 or 4): a compressed cache holds up to assoc * tagFactor lines per
+  // set, as long as their sizes (CacheLine::sectors) fit in assoc whole lines (cache_tags.h).
+  uint32_t tagFactor = 1;
 
   uint32_t sets() const {
     return sizeBytes == 0 ? 0 : static_cast<uint32_t>(sizeBytes / (uint64_t{assoc} * lineBytes));
@@ -44,6 +47,7 @@ struct L1Params {
   WritePolicy localWrite = WritePolicy::WriteBackAllocate;
   bool cacheGlobalLoads = true;  // false: global loads bypass L1 (Kepler's default)
   bool fillLines = false;        // a miss fetches every sector of the line not yet valid
+  bool keepFillForm = false;     // fills in a form stay in it (cache compression at the L1)
   std::string policy = "lru-allocate";
   std::string localPath = "none";
   LocalLayout localLayout = LocalLayout::WarpMajor;  // which private words share a line

@@ -40,6 +40,21 @@ void readGeometry(config::Section& s, CacheGeometry& g, const char* sizeDoc, boo
   }
 }
 
+// Compressed capacity: more tags than data ways (cache_tags.h).
+void readTagFactor(config::Section& s, CacheGeometry& g) {
+  g.tagFactor = s.u32("tag_factor", g.tagFactor,
+                      "tags per data way (1, 2 or 4): a set holds up to assoc * tag_factor lines "
+                      "whose sizes fit in assoc whole lines (lines held compressed take their "
+                      "compressed size)",
+                      1, 4);
+  if (g.tagFactor == 3)
+    throw config::Error("config: error: " + s.path() + ".tag_factor = 3: use 1, 2 or 4");
+  if (g.replacement == Replacement::Plru && g.assoc * g.tagFactor > 64)
+    throw config::Error("config: error: " + s.path() +
+                        ".replacement = \"plru\" supports at most 64 tags per set (assoc * "
+                        "tag_factor = " + std::to_string(g.assoc * g.tagFactor) + ")");
+}
+
 // Lines of the cache set aside for another use (a mechanism's buffer in dedicated sets): the
 // cache keeps the sets they do not touch, whole sets taken.
 void reserveLines(config::Section& s, CacheGeometry& g) {
@@ -73,6 +88,7 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   L1Params& a = p.l1;
   readGeometry(l1, a.cache, "L1 data cache bytes per SM (0: no L1D)", true);
   reserveLines(l1, a.cache);
+  readTagFactor(l1, a.cache);
   a.mshrs = l1.u32("mshrs", a.mshrs, "miss status holding registers per SM", 1, 4096);
   a.mshrMerge = l1.u32("mshr_merge", a.mshrMerge, "requests one MSHR entry holds", 1, 256);
   a.hitLatency = l1.u32("hit_latency", a.hitLatency,
@@ -88,6 +104,11 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   a.fillLines = l1.choice("fill", "sectors", {"sectors", "line"},
                           "what a miss fetches: the sectors asked for, or the whole line (as "
                           "caches without sectors do)") == "line";
+  a.keepFillForm =
+      l1.flag("keep_fill_form", a.keepFillForm,
+              "a fill that reaches the SM in a form it transforms (a compressed line) stays in "
+              "that form and size in the L1; each hit on it is transformed again (the memory "
+              "reply listener, timing/sm_memory.h): cache compression at the L1");
   a.cacheGlobalLoads = l1.flag("cache_global_loads", a.cacheGlobalLoads,
                                "global loads use the L1 (false: they go to L2, as on Kepler)");
   a.policy =
@@ -134,6 +155,7 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
 
   config::Section l2 = tree.section("l2");
   readGeometry(l2, p.l2.cache, "L2 bytes in total (split evenly over the slices)", true);
+  readTagFactor(l2, p.l2.cache);
   p.l2.slicesPerChannel =
       l2.u32("slices_per_channel", p.l2.slicesPerChannel, "L2 slices per memory channel", 1, 64);
   p.l2.fillLines = l2.choice("fill", "sectors", {"sectors", "line"},

@@ -16,6 +16,7 @@ CacheStats& CacheStats::operator+=(const CacheStats& o) {
   reads += o.reads;
   writes += o.writes;
   atomics += o.atomics;
+  formHits += o.formHits;
   return *this;
 }
 
@@ -30,7 +31,8 @@ void CacheStats::toJson(nlohmann::json& out) const {
          {"writebacks", writebacks},
          {"reads", reads},
          {"writes", writes},
-         {"atomics", atomics}};
+         {"atomics", atomics},
+         {"form_hits", formHits}};
 }
 
 SharedStats& SharedStats::operator+=(const SharedStats& o) {

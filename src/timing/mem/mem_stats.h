@@ -12,7 +12,8 @@ namespace warpsim::timing::mem {
 // kind (atomics that only pass by the L1 are counted there as atomics, not as accesses).
 struct CacheStats {
   uint64_t accesses = 0, hits = 0, misses = 0, sectorMisses = 0, mshrMerges = 0, mshrFullStalls = 0,
-           evictions = 0, writebacks = 0, reads = 0, writes = 0, atomics = 0;
+           evictions = 0, writebacks = 0, reads = 0, writes = 0, atomics = 0,
+           formHits = 0;  // hits on lines held in a form the SM transforms on each use
   CacheStats& operator+=(const CacheStats& o);
   void toJson(nlohmann::json& out) const;
 };

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "timing/mem/cache_tags.h"
 #include "timing/mem/mem_params_config.h"
 #include "timing/mem/testing/harness.h"
 
@@ -22,7 +23,7 @@ TEST(MemorySystem, ReportsEveryCounterByName) {
   h.system().reportStats(s);
   const std::vector<std::string> cache = {
       "accesses",  "hits",       "misses", "sector_misses", "mshr_merges", "mshr_full_stalls",
-      "evictions", "writebacks", "reads",  "writes",        "atomics"};
+      "evictions", "writebacks", "reads",  "writes",        "atomics", "form_hits"};
   for (const char* level : {"l1d", "l2"}) {
     ASSERT_TRUE(s.contains(level));
     EXPECT_EQ(s[level].size(), cache.size());
@@ -275,7 +276,25 @@ TEST(MemorySystem, BadParametersAreOneLineErrors) {
   EXPECT_NE(error("[l1]\nreplacement = \"mru\"\n").find("replacement"), std::string::npos);
   EXPECT_EQ(error("[l1]\nsize = 2048\nassoc = 4\nline = 128\nreserved_lines = 16\n"),
             "config: error: l1.reserved_lines = 16 leaves no set of the 4 of the cache");
+  EXPECT_EQ(error("[l2]\ntag_factor = 3\n"), "config: error: l2.tag_factor = 3: use 1, 2 or 4");
+  EXPECT_NE(error("[l1]\ntag_factor = 8\n").find("l1.tag_factor"), std::string::npos);
+  EXPECT_EQ(error("[l2]\nassoc = 32\nsize = 786432\nreplacement = \"plru\"\ntag_factor = 4\n"),
+            "config: error: l2.replacement = \"plru\" supports at most 64 tags per set (assoc * "
+            "tag_factor = 128)");
   EXPECT_EQ(error(""), "");
+}
+
+TEST(MemorySystem, TagFactorsGiveSetsMoreTagsThanDataWays) {
+  config::Tree tree = config::Tree::fromString(
+      "[l1]\ntag_factor = 2\nkeep_fill_form = true\n[l2]\ntag_factor = 4\n");
+  const MemoryParams p = readMemoryParams(tree, 15, 1400);
+  EXPECT_EQ(p.l1.cache.tagFactor, 2u);
+  EXPECT_TRUE(p.l1.keepFillForm);
+  EXPECT_EQ(p.l2.cache.tagFactor, 4u);
+  EXPECT_EQ(p.l2.cache.sets(), 384u);  // 768 KB of 16 ways: the data and its sets unchanged
+  CacheTags l2(p.l2.cache);
+  EXPECT_EQ(l2.ways(), 64u);
+  EXPECT_EQ(l2.dataSectors(), 64u);
 }
 
 TEST(MemorySystem, ReservedLinesTakeWholeSetsFromTheL1) {

@@ -151,7 +151,7 @@ void SmMemoryUnit::takeReply(Cycle now) {
       (p.replyTo == ReplyTo::L1Mshr || p.replyTo == ReplyTo::Slot)) {
     if (listener_->holdReply(p.addr, p.sectors, p.format, p.warpSlot, heldReplies_.nextTicket(),
                              now)) {
-      heldReplies_.put(HeldReply{p.replyTo, p.tag, p.sectors});
+      heldReplies_.put(HeldReply{p.replyTo, p.tag, p.sectors, p.format, p.bytes});
       return;
     }
   }
@@ -203,7 +203,12 @@ void SmMemoryUnit::releaseStore(uint32_t ticket, uint8_t format, uint32_t bytes,
 
 void SmMemoryUnit::releaseReply(uint32_t ticket, Cycle now) {
   HeldReply h;
-  if (heldReplies_.take(ticket, h)) deliver(h.to, h.tag, h.sectors, now);
+  if (!heldReplies_.take(ticket, h)) return;
+  if (h.to == ReplyTo::L1Mshr) {
+    l1_.fill(h.tag, h.sectors, now, h.form, h.bytes);
+  } else {
+    deliver(h.to, h.tag, h.sectors, now);
+  }
 }
 
 bool SmMemoryUnit::startAccess(const Access& a, Cycle now) {
@@ -227,9 +232,19 @@ bool SmMemoryUnit::startAccess(const Access& a, Cycle now) {
       la.origin = originOf(a);
       la.uncached = a.uncached;
       if (a.kind == Kind::Load) {
-        const AccessResult r = l1_.load(la, now);
+        uint8_t form = 0;
+        const AccessResult r = l1_.load(la, now, &form);
         if (r == AccessResult::Stalled) return false;
-        if (r == AccessResult::Done) completeAccess(a.slot, now + l1.hitLatency);
+        if (r == AccessResult::Done) {
+          // A hit on a line the L1 holds in a form: the listener transforms it again first.
+          if (form != 0 && listener_ != nullptr &&
+              listener_->holdReply(la.line, la.sectors, form, la.origin.warpSlot,
+                                   heldReplies_.nextTicket(), now)) {
+            heldReplies_.put(HeldReply{ReplyTo::Slot, a.slot, la.sectors});
+          } else {
+            completeAccess(a.slot, now + l1.hitLatency);
+          }
+        }
       } else {
         const WritePolicy wp = a.space == ir::Space::Local ? l1.localWrite : l1.globalWrite;
         // A write-through store of a whole global line goes to the store listener, which may

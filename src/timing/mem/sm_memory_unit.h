@@ -196,6 +196,8 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   struct HeldReply {
     ReplyTo to = ReplyTo::None;
     uint32_t tag = 0, sectors = 0;
+    uint8_t form = 0;    // the reply's form (kept by the L1 with l1.keep_fill_form)
+    uint32_t bytes = 0;  // the reply's payload
   };
   ReplyListener* listener_ = nullptr;
   TicketTable<HeldReply> heldReplies_;

@@ -1,5 +1,7 @@
 #include "mech/caba/routines/bdi_routines.h"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 namespace warpsim::mech::caba {
@@ -92,6 +94,57 @@ std::string decompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
   return t;
 }
 
+
+// Direct-Load (digest B.9): the coalescer hands the routine the line's base, its selector bits
+// and each lane's delta, steered into place as it steers any loaded value (staged aligned:
+// bdiDirectLoadStaging); the routine only adds base and delta and writes the value to the parent's
+// destination register (the store at [buf + lineBytes + v * B] stands for that write, which keeps
+// the output checkable like a decompression's).
+std::string directLoadRoutine(BdiEncoding e, bool mask, uint32_t L) {
+  const BdiShape s = bdiShape(e);
+  const uint32_t B = s.baseBytes, D = s.deltaBytes, n = values(e, L);
+  std::string t;
+  auto emit = [&t](const std::string& line) { t += "  " + line + "\n"; };
+  t += fmt::format(".entry {}()\n{{\n", bdiDirectLoadName(e, mask));
+  t += "  .reg .pred %p<1>;\n  .reg .b32 %r<20>;\n  .reg .b64 %rd<4>;\n  .reg .b16 %rs<1>;\n";
+  t += fmt::format("  .shared .align 8 .b8 buf[{}];\n", 2 * L);
+  emit(B == 8 ? "ld.shared.u64 %rd1, [buf];" : "ld.shared.u32 %r5, [buf];");  // the base
+  emit("mov.u32 %r0, %tid.x;");
+  for (uint32_t pass = 0; pass * 32 < n; ++pass) {
+    const std::string v = pass == 0 ? "%r0" : "%r7";
+    if (pass != 0) emit(fmt::format("add.u32 %r7, %r0, {};", 32 * pass));
+    if (mask) emit(fmt::format("ld.shared.u32 %r15, [buf+{}];", 8 + 4 * pass));  // selector bits
+    if (D == 1) {
+      emit(fmt::format("ld.shared.s8 %r12, [{}+{}];", v, kBdiDirectLoadDeltas));
+    } else {
+      emit(fmt::format("mul.lo.u32 %r8, {}, {};", v, D));
+      emit(fmt::format("ld.shared.s{} %r12, [%r8+{}];", 8 * D, kBdiDirectLoadDeltas));
+    }
+    if (B == 8) {
+      emit("cvt.s64.s32 %rd2, %r12;");
+      emit("add.s64 %rd3, %rd1, %rd2;");
+    } else {
+      emit("add.u32 %r14, %r5, %r12;");
+    }
+    if (mask) {
+      emit("bfe.u32 %r19, %r15, %r0, 1;");
+      emit("setp.ne.u32 %p0, %r19, 0;");
+      emit(B == 8 ? "selp.b64 %rd3, %rd2, %rd3, %p0;" : "selp.b32 %r14, %r12, %r14, %p0;");
+    }
+    emit(fmt::format("mul.lo.u32 %r8, {}, {};", v, B));
+    if (B == 8) {
+      emit(fmt::format("st.shared.u64 [%r8+{}], %rd3;", L));
+    } else if (B == 4) {
+      emit(fmt::format("st.shared.u32 [%r8+{}], %r14;", L));
+    } else {
+      emit("cvt.u16.u32 %rs0, %r14;");
+      emit(fmt::format("st.shared.u16 [%r8+{}], %rs0;", L));
+    }
+  }
+  emit("exit;");
+  t += "}\n\n";
+  return t;
+}
 
 // Compression (the seed's Algorithm 2): for each base size, the values are loaded once; for each
 // delta size, lanes test their value against the zero base, the explicit base (the first value
@@ -282,6 +335,23 @@ std::string bdiDecompressName(BdiEncoding e, bool mask) {
   return fmt::format("bdi_dec_{}{}", bdiEncodingName(static_cast<uint8_t>(e)), mask ? "_mask" : "");
 }
 
+std::string bdiDirectLoadName(BdiEncoding e, bool mask) {
+  return fmt::format("bdi_load_{}{}", bdiEncodingName(static_cast<uint8_t>(e)), mask ? "_mask" : "");
+}
+
+uint32_t bdiDirectLoadStaging(const uint8_t* encoded, uint32_t lineBytes, uint8_t* staging) {
+  const auto e = static_cast<BdiEncoding>(encoded[0] & 0xF);
+  const bool mask = (encoded[0] & 0x10) != 0;
+  const BdiShape s = bdiShape(e);
+  const uint32_t n = values(e, lineBytes);
+  const uint32_t bo = 1 + (mask ? maskBytes(n) : 0);
+  std::memset(staging, 0, kBdiDirectLoadDeltas);
+  std::memcpy(staging, encoded + bo, s.baseBytes);
+  if (mask) std::memcpy(staging + 8, encoded + 1, maskBytes(n));
+  std::memcpy(staging + kBdiDirectLoadDeltas, encoded + bo + s.baseBytes, n * s.deltaBytes);
+  return kBdiDirectLoadDeltas + n * s.deltaBytes;
+}
+
 uint32_t bdiLanes(BdiEncoding e, uint32_t lineBytes) {
   const uint32_t n = values(e, lineBytes);
   return n >= 32 ? 32 : n;
@@ -293,6 +363,8 @@ std::string bdiRoutines(uint32_t lineBytes) {
     if (!bdiCabaKeeps(e, lineBytes)) continue;
     t += decompressRoutine(e, false, lineBytes);
     t += decompressRoutine(e, true, lineBytes);
+    t += directLoadRoutine(e, false, lineBytes);
+    t += directLoadRoutine(e, true, lineBytes);
   }
   t += compressRoutine(lineBytes);
   return t;

@@ -100,6 +100,41 @@ TEST_P(BdiRoutines, CompressWritesTheLibrarysBytes) {
   EXPECT_GE(seen.size(), L == 128 ? 10u : 5u);
 }
 
+TEST_P(BdiRoutines, DirectLoadRebuildsEveryValueFromTheExtractedDeltasAndBase) {
+  const uint32_t L = GetParam();
+  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(L), "bdi.ptx"));
+  timing::AssistExecutor exec(store);
+  std::mt19937_64 rng(13);
+  std::map<std::string, int> seen;
+  for (int trial = 0; trial < 600; ++trial) {
+    uint8_t line[128], encoded[128];
+    makeLine(line, L, static_cast<BdiEncoding>(2 + trial % 6), trial % 12 >= 6, rng);
+    const CompressedLine c = compress(Algorithm::BdiCaba, line, L, encoded);
+    if (!c.compressible) continue;
+    const BdiEncoding e = static_cast<BdiEncoding>(encoded[0] & 0xF);
+    const std::string name = bdiDirectLoadName(e, (encoded[0] & 0x10) != 0);
+    uint8_t staging[kBdiDirectLoadDeltas + 128];
+    const uint32_t staged = bdiDirectLoadStaging(encoded, L, staging);
+    // The deltas end the line.
+    ASSERT_EQ(staged - kBdiDirectLoadDeltas, L / bdiShape(e).baseBytes * bdiShape(e).deltaBytes);
+    ASSERT_EQ(std::memcmp(staging + kBdiDirectLoadDeltas,
+                          encoded + c.bytes - (staged - kBdiDirectLoadDeltas),
+                          staged - kBdiDirectLoadDeltas),
+              0);
+    ASSERT_TRUE(exec.run(store.require(name), bdiLanes(e, L) == 32 ? ~0u : (1u << bdiLanes(e, L)) - 1,
+                         staging, staged, nullptr, 0))
+        << name << ": " << exec.error();
+    ASSERT_EQ(std::memcmp(exec.shared() + L, line, L), 0) << name << " trial " << trial;
+    ++seen[name];
+  }
+  for (uint8_t id = 2; id < kBdiEncodingCount; ++id) {
+    const BdiEncoding e = static_cast<BdiEncoding>(id);
+    if (!bdiCabaKeeps(e, L)) continue;
+    for (bool mask : {false, true})
+      EXPECT_GT(seen[bdiDirectLoadName(e, mask)], 0) << bdiDirectLoadName(e, mask);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(LineSizes, BdiRoutines, testing::Values(64u, 128u));
 
 TEST(BdiRoutineCost, DecompressingAB8D1LineTakesFourteenWarpInstructions) {
@@ -130,6 +165,41 @@ TEST(BdiRoutineCost, DecompressingAB8D1LineTakesFourteenWarpInstructions) {
   ASSERT_EQ(encoded[0] & 0x10, 0x10);
   ASSERT_TRUE(exec.run(store.require("bdi_dec_b8d1_mask"), 0xFFFF, encoded, m.bytes, &address, 1));
   EXPECT_EQ(exec.steps().size(), 18u);
+  EXPECT_EQ(std::memcmp(exec.shared() + 128, line, 128), 0);
+}
+
+TEST(BdiRoutineCost, DirectLoadOfAB8D1LineTakesEightWarpInstructionsTwelveWithTheMask) {
+  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(128), "bdi.ptx"));
+  timing::AssistExecutor exec(store);
+  uint8_t line[128], encoded[128];
+  for (uint64_t i = 0; i < 16; ++i) {
+    const uint64_t v = 0x8001D000ull + 8 * i;
+    std::memcpy(line + 8 * i, &v, 8);
+  }
+  ASSERT_EQ(compress(Algorithm::BdiCaba, line, 128, encoded).bytes, 25u);
+  uint8_t staging[kBdiDirectLoadDeltas + 128];
+  uint32_t staged = bdiDirectLoadStaging(encoded, 128, staging);
+  uint64_t base;
+  std::memcpy(&base, staging, 8);
+  EXPECT_EQ(base, 0x8001D000ull);
+  EXPECT_EQ(staged, kBdiDirectLoadDeltas + 16);
+  ASSERT_TRUE(exec.run(store.require("bdi_load_b8d1"), 0xFFFF, staging, staged, nullptr, 0));
+  // The base's move, tid, the delta's move (what the coalescer extracted), widen, add, the
+  // destination's offset and write, exit: 8 where decompression takes 14.
+  EXPECT_EQ(exec.steps().size(), 8u);
+  EXPECT_EQ(std::memcmp(exec.shared() + 128, line, 128), 0);
+  for (uint64_t i = 0; i < 16; ++i) {
+    const uint64_t v = i % 2 ? i : 0x8001D000ull + i;
+    std::memcpy(line + 8 * i, &v, 8);
+  }
+  ASSERT_EQ(compress(Algorithm::BdiCaba, line, 128, encoded).bytes, 27u);
+  staged = bdiDirectLoadStaging(encoded, 128, staging);
+  uint32_t selectors;
+  std::memcpy(&selectors, staging + 8, 4);
+  EXPECT_EQ(selectors, 0xAAAAu);  // odd values on the zero base
+  ASSERT_TRUE(exec.run(store.require("bdi_load_b8d1_mask"), 0xFFFF, staging, staged, nullptr, 0));
+  // Four more: the selector word's move, its bit, the test, the select (18 decompressing).
+  EXPECT_EQ(exec.steps().size(), 12u);
   EXPECT_EQ(std::memcmp(exec.shared() + 128, line, 128), 0);
 }
 

@@ -34,7 +34,10 @@ uint32_t maskOf(uint32_t lanes) { return lanes >= 32 ? ~0u : (1u << lanes) - 1; 
 }  // namespace
 
 CabaRoutines::CabaRoutines(uint32_t lineBytes)
-    : lineBytes_(lineBytes), store_(buildStore(lineBytes)), bdiDecompress_(2 * kBdiEncodingCount) {
+    : lineBytes_(lineBytes),
+      store_(buildStore(lineBytes)),
+      bdiDecompress_(2 * kBdiEncodingCount),
+      bdiDirectLoad_(2 * kBdiEncodingCount) {
   for (uint8_t id = 0; id < kBdiEncodingCount; ++id) {
     const auto e = static_cast<BdiEncoding>(id);
     if (!bdiCabaKeeps(e, lineBytes)) continue;
@@ -43,6 +46,9 @@ CabaRoutines::CabaRoutines(uint32_t lineBytes)
       const uint32_t r = store_.require(bdiDecompressName(e, mask));
       bdiDecompress_[id * 2 + mask] = {r, maskOf(bdiLanes(e, lineBytes))};
       decompressionRegisters_ = std::max(decompressionRegisters_, store_.registers(r));
+      const uint32_t d = store_.require(bdiDirectLoadName(e, mask));
+      bdiDirectLoad_[id * 2 + mask] = {d, maskOf(bdiLanes(e, lineBytes))};
+      decompressionRegisters_ = std::max(decompressionRegisters_, store_.registers(d));
     }
   }
   bdiCompress_ = {store_.require(kBdiCompressName), ~0u};
@@ -66,6 +72,15 @@ RoutineChoice CabaRoutines::decompression(const CompressedLine& c, const uint8_t
   throw std::runtime_error(std::string("internal error: no assist routine decompresses ") +
                            std::string(algorithmName(c.algorithm)) + " encoding " +
                            encodingName(c.algorithm, c.encoding));
+}
+
+RoutineChoice CabaRoutines::directLoad(const uint8_t* encoded) const {
+  const uint8_t id = encoded[0] & 0xF;
+  const bool mask = (encoded[0] & 0x10) != 0;
+  if (id >= kBdiEncodingCount || !bdiCabaKeeps(static_cast<BdiEncoding>(id), lineBytes_))
+    throw std::runtime_error("internal error: no Direct-Load routine for BDI encoding " +
+                             std::to_string(id));
+  return bdiDirectLoad_[id * 2 + mask];
 }
 
 RoutineChoice CabaRoutines::compression(Algorithm algorithm) const {

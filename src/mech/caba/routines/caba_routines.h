@@ -28,6 +28,8 @@ class CabaRoutines {
   // per (encoding, selector mask) from the head byte; FPC's and C-Pack's one each (they read
   // their segment codes or dictionary size themselves); BestOfAll's that of the winner.
   RoutineChoice decompression(const CompressedLine& c, const uint8_t* encoded) const;
+  // Direct-Load's routine for a BDI line (c.algorithm BdiCaba): per (encoding, selector mask).
+  RoutineChoice directLoad(const uint8_t* encoded) const;
   // The compression routine of `algorithm` (BestOfAll: BDI's; README.md).
   RoutineChoice compression(Algorithm algorithm) const;
 
@@ -35,6 +37,7 @@ class CabaRoutines {
   uint32_t lineBytes_;
   timing::AssistRoutineStore store_;
   std::vector<RoutineChoice> bdiDecompress_;  // [encoding * 2 + mask]
+  std::vector<RoutineChoice> bdiDirectLoad_;  // [encoding * 2 + mask]
   RoutineChoice bdiCompress_, fpcDecompress_, fpcCompress_, cpackDecompress_, cpackCompress_;
   uint32_t decompressionRegisters_ = 0;
 };
