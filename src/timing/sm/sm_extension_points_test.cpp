@@ -197,6 +197,9 @@ TEST(SmExtensionPoints, AssistWarpInstructionsTakeIssueSlotsWithPriority) {
   EXPECT_EQ(h.trace.cyclesOf(0), (std::vector<Cycle>{18, 19, 20}));
   EXPECT_EQ(h.stats()["assist"]["instructions"], 2u);
   EXPECT_EQ(h.issue("issued"), 5u);
+  // Between the two assist instructions (cycles 12-16) the parent's slot is charged to it.
+  EXPECT_EQ(h.issue("assist"), 5u);
+  EXPECT_EQ(h.issue("memory"), 0u);
 }
 
 }  // namespace

@@ -213,7 +213,8 @@ TEST(SmIntegration, DescribeWarpsNamesThePendingRegister) {
 TEST(SmIntegration, StatsHaveTheDocumentedCounters) {
   RotateRun r(testConfig());
   const nlohmann::json s = r.h.stats();
-  for (const char* k : {"issued", "scoreboard", "memory", "barrier", "pipeline", "collector", "fetch", "empty"})
+  for (const char* k : {"issued", "scoreboard", "memory", "barrier", "pipeline", "collector", "fetch",
+                        "empty", "assist"})
     EXPECT_TRUE(s["issue"].contains(k)) << k;
   for (const char* k : {"bank_reads", "bank_writes", "bank_conflicts", "collector_allocations"})
     EXPECT_TRUE(s["register_file"].contains(k)) << k;

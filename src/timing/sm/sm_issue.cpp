@@ -52,7 +52,7 @@ Stall Sm::Impl::stallOf(uint32_t slot, bool* stable) const {
   }
   if (w.ibReady[w.ibHead] > now) return Stall::Fetch;
   const DecodedInstr& d = decoded.at(w.fn, w.ibPc[w.ibHead]);
-  if (assistActive && assist->blocksWarp(slot)) return Stall::Memory;
+  if (assistActive && assist->blocksWarp(slot)) return Stall::Assist;
   bool lng = false;
   const Stall s = hazardOf(slot, w, d, &lng);
   if (s != Stall::Issued) {

@@ -121,6 +121,7 @@ std::string Sm::Impl::describeSlot(uint32_t slot) const {
       break;
     }
     case Stall::Empty: what = "idle"; break;
+    case Stall::Assist: what = "waits for its assist warp's routine"; break;
   }
   return fmt::format("SM {} warp slot {}: kernel '{}' CTA ({},{},{}) warp {} {}: {}", id, slot,
                      m.functions[grid->kernel].name, ctaId.x, ctaId.y, ctaId.z, warp.warpInCta(), where, what);

@@ -3,8 +3,9 @@
 namespace warpsim::timing {
 
 const char* stallName(Stall s) {
-  static constexpr const char* kNames[kNumStalls] = {"issued", "scoreboard", "memory", "barrier",
-                                                     "pipeline", "collector", "fetch", "empty"};
+  static constexpr const char* kNames[kNumStalls] = {"issued",   "scoreboard", "memory",
+                                                     "barrier",  "pipeline",   "collector",
+                                                     "fetch",    "empty",      "assist"};
   return kNames[static_cast<unsigned>(s)];
 }
 
