@@ -15,6 +15,34 @@ uint32_t values(BdiEncoding e, uint32_t lineBytes) { return lineBytes / bdiShape
 
 uint32_t maskBytes(uint32_t n) { return (n + 7) / 8; }
 
+// Value v from its delta (%r12, sign-extended) and the base (%rd1 when 8 bytes, else `base32`),
+// or the zero base where bit tid of the selector bits (`bits()` emits their load, if any, and
+// names their register) is set; written at [lineBytes + v * B], the routine's output.
+template <class Emit, class Bits>
+void emitValue(Emit& emit, uint32_t B, const std::string& base32, const std::string& v,
+               uint32_t L, bool mask, Bits bits) {
+  if (B == 8) {
+    emit("cvt.s64.s32 %rd2, %r12;");
+    emit("add.s64 %rd3, %rd1, %rd2;");
+  } else {
+    emit(fmt::format("add.u32 %r14, {}, %r12;", base32));
+  }
+  if (mask) {
+    emit(fmt::format("bfe.u32 %r19, {}, %r0, 1;", bits()));
+    emit("setp.ne.u32 %p0, %r19, 0;");
+    emit(B == 8 ? "selp.b64 %rd3, %rd2, %rd3, %p0;" : "selp.b32 %r14, %r12, %r14, %p0;");
+  }
+  emit(fmt::format("mul.lo.u32 %r8, {}, {};", v, B));
+  if (B == 8) {
+    emit(fmt::format("st.shared.u64 [%r8+{}], %rd3;", L));
+  } else if (B == 4) {
+    emit(fmt::format("st.shared.u32 [%r8+{}], %r14;", L));
+  } else {
+    emit("cvt.u16.u32 %rs0, %r14;");
+    emit(fmt::format("st.shared.u16 [%r8+{}], %rs0;", L));
+  }
+}
+
 // Decompression: lane v rebuilds value v (and v + 32) from the base and its delta. The staging
 // buffer is the routine's only shared variable, at shared address 0, so a lane's addresses are
 // its index scaled plus a constant offset.
@@ -67,27 +95,8 @@ std::string decompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
       emit("shf.r.wrap.b32 %r12, %r10, %r13, %r11;");
       if (D == 2) emit("bfe.s32 %r12, %r12, 0, 16;");
     }
-    if (B == 8) {
-      emit("cvt.s64.s32 %rd2, %r12;");
-      emit("add.s64 %rd3, %rd1, %rd2;");
-    } else {
-      emit(fmt::format("add.u32 %r14, {}, %r12;", baseLo));
-    }
-    if (mask) {  // bit v of the mask (from byte 1): this pass's 32 bits, bit tid the zero base
-      const std::string bits = bitsAt(1 + 4 * pass, "%r15");
-      emit(fmt::format("bfe.u32 %r19, {}, %r0, 1;", bits));
-      emit("setp.ne.u32 %p0, %r19, 0;");
-      emit(B == 8 ? "selp.b64 %rd3, %rd2, %rd3, %p0;" : "selp.b32 %r14, %r12, %r14, %p0;");
-    }
-    emit(fmt::format("mul.lo.u32 %r8, {}, {};", v, B));
-    if (B == 8) {
-      emit(fmt::format("st.shared.u64 [%r8+{}], %rd3;", L));
-    } else if (B == 4) {
-      emit(fmt::format("st.shared.u32 [%r8+{}], %r14;", L));
-    } else {
-      emit("cvt.u16.u32 %rs0, %r14;");
-      emit(fmt::format("st.shared.u16 [%r8+{}], %rs0;", L));
-    }
+    // Bit v of the mask (from byte 1): this pass's 32 bits, bit tid the zero base.
+    emitValue(emit, B, baseLo, v, L, mask, [&] { return bitsAt(1 + 4 * pass, "%r15"); });
   }
   emit("exit;");
   t += "}\n\n";
@@ -113,33 +122,16 @@ std::string directLoadRoutine(BdiEncoding e, bool mask, uint32_t L) {
   for (uint32_t pass = 0; pass * 32 < n; ++pass) {
     const std::string v = pass == 0 ? "%r0" : "%r7";
     if (pass != 0) emit(fmt::format("add.u32 %r7, %r0, {};", 32 * pass));
-    if (mask) emit(fmt::format("ld.shared.u32 %r15, [buf+{}];", 8 + 4 * pass));  // selector bits
     if (D == 1) {
       emit(fmt::format("ld.shared.s8 %r12, [{}+{}];", v, kBdiDirectLoadDeltas));
     } else {
       emit(fmt::format("mul.lo.u32 %r8, {}, {};", v, D));
       emit(fmt::format("ld.shared.s{} %r12, [%r8+{}];", 8 * D, kBdiDirectLoadDeltas));
     }
-    if (B == 8) {
-      emit("cvt.s64.s32 %rd2, %r12;");
-      emit("add.s64 %rd3, %rd1, %rd2;");
-    } else {
-      emit("add.u32 %r14, %r5, %r12;");
-    }
-    if (mask) {
-      emit("bfe.u32 %r19, %r15, %r0, 1;");
-      emit("setp.ne.u32 %p0, %r19, 0;");
-      emit(B == 8 ? "selp.b64 %rd3, %rd2, %rd3, %p0;" : "selp.b32 %r14, %r12, %r14, %p0;");
-    }
-    emit(fmt::format("mul.lo.u32 %r8, {}, {};", v, B));
-    if (B == 8) {
-      emit(fmt::format("st.shared.u64 [%r8+{}], %rd3;", L));
-    } else if (B == 4) {
-      emit(fmt::format("st.shared.u32 [%r8+{}], %r14;", L));
-    } else {
-      emit("cvt.u16.u32 %rs0, %r14;");
-      emit(fmt::format("st.shared.u16 [%r8+{}], %rs0;", L));
-    }
+    emitValue(emit, B, "%r5", v, L, mask, [&] {  // the selector bits, staged at 8
+      emit(fmt::format("ld.shared.u32 %r15, [buf+{}];", 8 + 4 * pass));
+      return std::string("%r15");
+    });
   }
   emit("exit;");
   t += "}\n\n";

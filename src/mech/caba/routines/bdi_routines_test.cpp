@@ -35,7 +35,9 @@ void makeLine(uint8_t* line, uint32_t L, BdiEncoding e, bool mask, std::mt19937_
 
 class BdiRoutines : public testing::TestWithParam<uint32_t> {};
 
-TEST_P(BdiRoutines, DecompressEveryEncodingExactly) {
+// Each line through its decompression routine and its Direct-Load routine (bdiDirectLoadStaging
+// stands for the coalescer's extraction: the deltas end the encoded line).
+TEST_P(BdiRoutines, DecompressAndDirectLoadEveryEncodingExactly) {
   const uint32_t L = GetParam();
   timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(L), "bdi.ptx"));
   timing::AssistExecutor exec(store);
@@ -58,14 +60,27 @@ TEST_P(BdiRoutines, DecompressEveryEncodingExactly) {
     ASSERT_EQ(std::memcmp(exec.shared() + L, line, L), 0) << name << " trial " << trial;
     ++seen[name];
     ++checked;
+    const std::string direct = bdiDirectLoadName(e, mask);
+    uint8_t staging[kBdiDirectLoadDeltas + 128];
+    const uint32_t staged = bdiDirectLoadStaging(encoded, L, staging);
+    const uint32_t deltas = staged - kBdiDirectLoadDeltas;
+    ASSERT_EQ(deltas, L / bdiShape(e).baseBytes * bdiShape(e).deltaBytes);
+    ASSERT_EQ(std::memcmp(staging + kBdiDirectLoadDeltas, encoded + c.bytes - deltas, deltas), 0);
+    ASSERT_TRUE(exec.run(store.require(direct), bdiLanes(e, L) == 32 ? ~0u : (1u << bdiLanes(e, L)) - 1,
+                         staging, staged, nullptr, 0))
+        << direct << ": " << exec.error();
+    ASSERT_EQ(std::memcmp(exec.shared() + L, line, L), 0) << direct << " trial " << trial;
+    ++seen[direct];
   }
   EXPECT_GT(checked, 250);  // the lines of the encodings the subset keeps at this size
   // Every routine of the subset ran at least once.
   for (uint8_t id = 2; id < kBdiEncodingCount; ++id) {
     const BdiEncoding e = static_cast<BdiEncoding>(id);
     if (!bdiCabaKeeps(e, L)) continue;
-    for (bool mask : {false, true})
+    for (bool mask : {false, true}) {
       EXPECT_GT(seen[bdiDecompressName(e, mask)], 0) << bdiDecompressName(e, mask);
+      EXPECT_GT(seen[bdiDirectLoadName(e, mask)], 0) << bdiDirectLoadName(e, mask);
+    }
   }
 }
 
@@ -98,41 +113,6 @@ TEST_P(BdiRoutines, CompressWritesTheLibrarysBytes) {
   EXPECT_GT(seen["none"], 0);
   EXPECT_GT(seen["b8d1+mask"], 0);
   EXPECT_GE(seen.size(), L == 128 ? 10u : 5u);
-}
-
-TEST_P(BdiRoutines, DirectLoadRebuildsEveryValueFromTheExtractedDeltasAndBase) {
-  const uint32_t L = GetParam();
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(L), "bdi.ptx"));
-  timing::AssistExecutor exec(store);
-  std::mt19937_64 rng(13);
-  std::map<std::string, int> seen;
-  for (int trial = 0; trial < 600; ++trial) {
-    uint8_t line[128], encoded[128];
-    makeLine(line, L, static_cast<BdiEncoding>(2 + trial % 6), trial % 12 >= 6, rng);
-    const CompressedLine c = compress(Algorithm::BdiCaba, line, L, encoded);
-    if (!c.compressible) continue;
-    const BdiEncoding e = static_cast<BdiEncoding>(encoded[0] & 0xF);
-    const std::string name = bdiDirectLoadName(e, (encoded[0] & 0x10) != 0);
-    uint8_t staging[kBdiDirectLoadDeltas + 128];
-    const uint32_t staged = bdiDirectLoadStaging(encoded, L, staging);
-    // The deltas end the line.
-    ASSERT_EQ(staged - kBdiDirectLoadDeltas, L / bdiShape(e).baseBytes * bdiShape(e).deltaBytes);
-    ASSERT_EQ(std::memcmp(staging + kBdiDirectLoadDeltas,
-                          encoded + c.bytes - (staged - kBdiDirectLoadDeltas),
-                          staged - kBdiDirectLoadDeltas),
-              0);
-    ASSERT_TRUE(exec.run(store.require(name), bdiLanes(e, L) == 32 ? ~0u : (1u << bdiLanes(e, L)) - 1,
-                         staging, staged, nullptr, 0))
-        << name << ": " << exec.error();
-    ASSERT_EQ(std::memcmp(exec.shared() + L, line, L), 0) << name << " trial " << trial;
-    ++seen[name];
-  }
-  for (uint8_t id = 2; id < kBdiEncodingCount; ++id) {
-    const BdiEncoding e = static_cast<BdiEncoding>(id);
-    if (!bdiCabaKeeps(e, L)) continue;
-    for (bool mask : {false, true})
-      EXPECT_GT(seen[bdiDirectLoadName(e, mask)], 0) << bdiDirectLoadName(e, mask);
-  }
 }
 
 INSTANTIATE_TEST_SUITE_P(LineSizes, BdiRoutines, testing::Values(64u, 128u));
