@@ -122,20 +122,6 @@ TEST(CliTiming, ConfigErrorsAreOneLine) {
   EXPECT_TRUE(contains(mode.err, "--mode 'cycle' is unknown (modes: timing, functional)")) << mode.err;
 }
 
-TEST(CliTiming, DirectLoadNeedsBdiAndAnL1KeepingCompressedLines) {
-  Cli fpc = runCli({"run", "vecadd", "--size", "small", "--config", "fermi-caba", "--overlay",
-                    "caba-fpc", "--overlay", "caba-direct-load"});
-  EXPECT_EQ(fpc.exitCode, 1);
-  EXPECT_EQ(lines(fpc.err).size(), 2u) << fpc.err;
-  EXPECT_TRUE(contains(fpc.err, "config: error: sm.assist_warp.direct_load = true needs "
-                                "compression.algorithm = \"bdi\""))
-      << fpc.err;
-  Cli plain = runCli({"run", "vecadd", "--size", "small", "--config", "fermi-caba", "--overlay",
-                      "caba-bdi", "--set", "sm.assist_warp.direct_load=true"});
-  EXPECT_EQ(plain.exitCode, 1);
-  EXPECT_TRUE(contains(plain.err, "needs l1.keep_fill_form = true")) << plain.err;
-}
-
 TEST(CliTiming, ConfigListNamesTheBundledGpus) {
   Cli r = runCli({"config", "list"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
