@@ -212,15 +212,14 @@ bool CompressedMemory::refusesWrite(uint64_t line, uint32_t sectors) {
   return true;
 }
 
-uint32_t CompressedMemory::storedSectors(uint64_t line) {
+uint32_t CompressedMemory::storedBytes(uint64_t line) {
   if (params_.placement != Placement::L2 || !inDeviceMemory(line) || sentPlain(line)) return 0;
   timing::mem::readLineData(*memory_, line, lineBytes_, data_);
   const CompressedLine c = compress(params_.algorithm, data_, lineBytes_, nullptr);
   if (!c.compressible) return 0;
-  const uint32_t sectors = (c.bytes + sectorBytes_ - 1) / sectorBytes_;
   ++stats_.l2Sized;
-  stats_.l2SizedSectors += sectors;
-  return sectors;
+  stats_.l2SizedBytes += c.bytes;
+  return c.bytes;
 }
 
 void CompressedMemory::written(uint64_t line, uint32_t sectors, uint8_t format) {

@@ -49,7 +49,7 @@ class CompressedMemory final : public timing::mem::IMemoryCompression {
   bool refusesWrite(uint64_t line, uint32_t sectors) override;
   // Placement l2: the L2 holds a line compressed from its data (unless sent plain), in its
   // compressed size; a cache compressed in capacity (l2.tag_factor > 1) fits lines by it.
-  uint32_t storedSectors(uint64_t line) override;
+  uint32_t storedBytes(uint64_t line) override;
   void written(uint64_t line, uint32_t sectors, uint8_t format) override;
   uint32_t maxSideRequests() const override { return 3; }
   void beginKernel() override { stats_ = MemoryCompressionStats{}; }

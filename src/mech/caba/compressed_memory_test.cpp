@@ -318,27 +318,27 @@ TEST(CompressedMemory, TheL2HoldsALineInItsCompressedSizeWhereItHoldsLinesCompre
   Memory m;
   MemoryCompressionParams p;  // placement l2
   CompressedMemory cm(context(m), p);
-  EXPECT_EQ(cm.storedSectors(m.base), 1u);        // zeros: one 32-byte sector
-  EXPECT_EQ(cm.storedSectors(m.base + 128), 1u);  // b8d1: 25 bytes
-  EXPECT_EQ(cm.storedSectors(m.base + 256), 0u);  // incompressible: a whole line
-  EXPECT_EQ(cm.storedSectors(0x10), 0u);          // outside device memory
+  EXPECT_EQ(cm.storedBytes(m.base), 25u);         // zeros: b8d1 on the zero base (the subset)
+  EXPECT_EQ(cm.storedBytes(m.base + 128), 25u);   // b8d1: head, base, 16 deltas
+  EXPECT_EQ(cm.storedBytes(m.base + 256), 0u);    // incompressible: a whole line
+  EXPECT_EQ(cm.storedBytes(0x10), 0u);            // outside device memory
   // An assist-warp design's line sent plain stays whole until sent compressed again.
   MemoryCompressionParams a;
   a.agent = Agent::AssistWarp;
   CompressedMemory aw(context(m), a);
   aw.written(m.base + 128, 0xF, 0);
-  EXPECT_EQ(aw.storedSectors(m.base + 128), 0u);
+  EXPECT_EQ(aw.storedBytes(m.base + 128), 0u);
   aw.written(m.base + 128, 0xF, kCompressedReply);
-  EXPECT_EQ(aw.storedSectors(m.base + 128), 1u);
+  EXPECT_EQ(aw.storedBytes(m.base + 128), 25u);
   // An L2 of whole lines (placement dram) never holds one smaller.
   MemoryCompressionParams d;
   d.placement = Placement::Dram;
   CompressedMemory dm(context(m), d);
-  EXPECT_EQ(dm.storedSectors(m.base), 0u);
+  EXPECT_EQ(dm.storedBytes(m.base), 0u);
   nlohmann::json out;
   cm.reportStats(out);
   EXPECT_EQ(out["l2_capacity"]["compressed_lines"], 2);
-  EXPECT_EQ(out["l2_capacity"]["compressed_sectors"], 2);
+  EXPECT_EQ(out["l2_capacity"]["compressed_bytes"], 50);
 }
 
 TEST(MemoryCompressionParams, BadMetadataGeometryIsAOneLineError) {

@@ -44,7 +44,7 @@ void MemoryCompressionStats::report(nlohmann::json& out, Algorithm algorithm) co
   add(st, "refused", storesRefused);
   nlohmann::json& cap = out["l2_capacity"];
   add(cap, "compressed_lines", l2Sized);
-  add(cap, "compressed_sectors", l2SizedSectors);
+  add(cap, "compressed_bytes", l2SizedBytes);
   add(out, "lines_compressed", compressions);
   add(out, "transfers_outside_device_memory", unknownLines);
   add(out, "line_bursts", lineBursts);

@@ -31,9 +31,8 @@ struct MemoryCompressionStats {
   uint64_t storesCompressed = 0, storesPlain = 0, storesPartial = 0;
   // Stores of parts of lines the L2 held compressed, refused (the partial-write protocol).
   uint64_t storesRefused = 0;
-  // A compressed-capacity L2 (l2.tag_factor > 1): lines it sized compressed, and the sectors
-  // they take there (l2.sector each).
-  uint64_t l2Sized = 0, l2SizedSectors = 0;
+  // A compressed-capacity L2 (l2.tag_factor > 1): lines it sized compressed, and their bytes.
+  uint64_t l2Sized = 0, l2SizedBytes = 0;
   // Lines compressed per (algorithm, encoding).
   static constexpr uint32_t kAlgorithms = 5;
   std::array<std::array<uint64_t, 256>, kAlgorithms> encodings{};

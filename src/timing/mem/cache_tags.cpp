@@ -6,12 +6,14 @@ namespace warpsim::timing::mem {
 
 CacheTags::CacheTags(const CacheGeometry& g, uint64_t stream)
     : sets_(std::max<uint32_t>(g.sets(), 1)),
+      assoc_(g.assoc),
       ways_(g.assoc * g.tagFactor),
       lineBytes_(g.lineBytes),
       sectorBytes_(g.sectorBytes),
       allSectors_(g.sectorsPerLine() >= 32 ? ~0u : (1u << g.sectorsPerLine()) - 1),
-      sectorsPerLine_(g.sectorsPerLine()),
-      dataSectors_(g.assoc * g.sectorsPerLine()),
+      segmentBytes_(std::clamp<uint32_t>(g.segmentBytes, 1, g.lineBytes)),
+      segmentsPerLine_(g.lineBytes / segmentBytes_),
+      dataSegments_(g.assoc * segmentsPerLine_),
       replacement_(g.replacement),
       random_((g.seed + stream * 0xD1B54A32D192ED03ull) * 0x9E3779B97F4A7C15ull | 1),
       lines_(size_t{std::max<uint32_t>(g.sets(), 1)} * g.assoc * g.tagFactor),
@@ -50,7 +52,7 @@ uint32_t CacheTags::victim(uint32_t set) {
   return best != kNoWay ? best : bestPinned;
 }
 
-uint32_t CacheTags::usedSectors(uint32_t set) const {
+uint32_t CacheTags::usedSegments(uint32_t set) const {
   const CacheLine* l = &lines_[size_t{set} * ways_];
   uint32_t used = 0;
   for (uint32_t w = 0; w < ways_; ++w) {
@@ -59,13 +61,13 @@ uint32_t CacheTags::usedSectors(uint32_t set) const {
   return used;
 }
 
-uint32_t CacheTags::roomFor(uint32_t set, uint32_t way, uint32_t size, uint32_t* out) const {
-  if (size == 0) size = sectorsPerLine_;
+uint32_t CacheTags::roomFor(uint32_t set, uint32_t way, uint32_t bytes, uint32_t* out) const {
+  const uint32_t size = segments(bytes);
   const CacheLine* l = &lines_[size_t{set} * ways_];
-  uint32_t used = usedSectors(set);
+  uint32_t used = usedSegments(set);
   if (l[way].allocated) used -= l[way].size;
   uint32_t n = 0;
-  while (used + size > dataSectors_) {
+  while (used + size > dataSegments_) {
     // The least recently used line not yet chosen, not waiting for a fill; pinned ones last.
     uint32_t best = kNoWay;
     for (uint32_t w = 0; w < ways_; ++w) {
@@ -85,11 +87,11 @@ uint32_t CacheTags::roomFor(uint32_t set, uint32_t way, uint32_t size, uint32_t*
 }
 
 void CacheTags::install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition position,
-                        bool pin, uint32_t size) {
+                        bool pin, uint32_t bytes) {
   CacheLine& l = line(set, way);
   l.tag = tag;
   l.valid = l.dirty = l.pending = 0;
-  l.size = static_cast<uint16_t>(size == 0 ? sectorsPerLine_ : size);
+  l.size = segments(bytes);
   l.form = 0;
   l.allocated = true;
   l.pinned = pin;

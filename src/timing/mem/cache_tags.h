@@ -11,11 +11,11 @@
 // before any eviction.
 //
 // Compressed capacity (geometry tagFactor 2 or 4): a set has assoc * tagFactor tags in front of
-// the data of assoc whole lines. Each line occupies its size in sectors of that data (a line
-// held compressed, its compressed size rounded up to sectors; a whole line otherwise), so a set
-// holds more lines the better they compress, up to its tags. A line that does not fit beside
-// the others evicts more of them, least recently used first (roomFor). With tagFactor 1 and whole
-// lines nothing changes: a set holds assoc lines.
+// the data of assoc whole lines, stored in segments (geometry segmentBytes). Each line occupies
+// its size in segments (a line held compressed, its compressed size rounded up; a whole line
+// otherwise), so a set holds more lines the better they compress, up to its tags. A line that
+// does not fit beside the others evicts more of them, least recently used first (roomFor). With
+// tagFactor 1 and whole lines nothing changes: a set holds assoc lines.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -36,7 +36,7 @@ struct CacheLine {
   uint32_t valid = 0;    // sectors holding data
   uint32_t dirty = 0;    // sectors newer than the level below
   uint32_t pending = 0;  // sectors requested from below, not back yet
-  uint16_t size = 0;     // sectors of the set's data the line occupies (compressed capacity)
+  uint16_t size = 0;     // segments of the set's data the line occupies (compressed capacity)
   uint8_t form = 0;      // non-zero: held in a form the SM transforms on use (a compressed line)
   bool allocated = false;
   bool pinned = false;
@@ -52,9 +52,9 @@ class CacheTags {
   uint32_t sets() const { return sets_; }
   // Tags per set (assoc * tagFactor).
   uint32_t ways() const { return ways_; }
-  // Sectors of data per set (assoc whole lines).
-  uint32_t dataSectors() const { return dataSectors_; }
-  bool compressedCapacity() const { return ways_ * sectorsPerLine_ != dataSectors_; }
+  // Segments of data per set (assoc whole lines).
+  uint32_t dataSegments() const { return dataSegments_; }
+  bool compressedCapacity() const { return ways_ != assoc_; }
   uint32_t lineBytes() const { return lineBytes_; }
   uint32_t sectorBytes() const { return sectorBytes_; }
   uint32_t allSectors() const { return allSectors_; }
@@ -84,21 +84,19 @@ class CacheTags {
   // The way to (re)use for a new line in `set`, or kNoWay when every way waits for a fill.
   uint32_t victim(uint32_t set);
   // Installs line `tag` in (set, way), which victim() returned and the caller has evicted; it
-  // occupies `size` sectors of the set's data (0: a whole line).
+  // takes `bytes` of the set's data, rounded up to segments (0: a whole line).
   void install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition position, bool pin,
-               uint32_t size = 0);
-  // Sectors of data the lines of `set` occupy.
-  uint32_t usedSectors(uint32_t set) const;
-  // The lines to evict so that `size` sectors (0: a whole line) fit in `set` for the line at
-  // `way` (about to be installed there or resized; its present room counts as free): writes
-  // their ways to `out` (room for ways() entries), least recently used first, and returns how
-  // many; kNoRoom when lines waiting for fills or `keep` hold too much of it. Pinned lines go
-  // last. With tagFactor 1 and whole lines the answer is always 0.
-  uint32_t roomFor(uint32_t set, uint32_t way, uint32_t size, uint32_t* out) const;
-  // The line at (set, way) now occupies `size` sectors (0: a whole line).
-  void resize(uint32_t set, uint32_t way, uint32_t size) {
-    line(set, way).size = static_cast<uint16_t>(size == 0 ? sectorsPerLine_ : size);
-  }
+               uint32_t bytes = 0);
+  // Segments of data the lines of `set` occupy.
+  uint32_t usedSegments(uint32_t set) const;
+  // The lines to evict so that `bytes` (0: a whole line) fit in `set` for the line at `way`
+  // (about to be installed there or resized; its present room counts as free): writes their
+  // ways to `out` (room for ways() entries), least recently used first, and returns how many;
+  // kNoRoom when lines waiting for fills hold too much of it. Pinned lines go last. With
+  // tagFactor 1 and whole lines the answer is always 0.
+  uint32_t roomFor(uint32_t set, uint32_t way, uint32_t bytes, uint32_t* out) const;
+  // The line at (set, way) now takes `bytes` (0: a whole line).
+  void resize(uint32_t set, uint32_t way, uint32_t bytes) { line(set, way).size = segments(bytes); }
   // Drops (set, way) without write-back (the caller has evicted it).
   void drop(uint32_t set, uint32_t way) { line(set, way) = CacheLine{}; }
   // Drops every line without pending sectors (kernel boundary for L1s). Dirty data is lost:
@@ -106,7 +104,14 @@ class CacheTags {
   void invalidateAll();
 
  private:
-  uint32_t sets_, ways_, lineBytes_, sectorBytes_, allSectors_, sectorsPerLine_, dataSectors_;
+  uint16_t segments(uint32_t bytes) const {
+    return static_cast<uint16_t>(bytes == 0 || bytes >= lineBytes_
+                                     ? segmentsPerLine_
+                                     : (bytes + segmentBytes_ - 1) / segmentBytes_);
+  }
+
+  uint32_t sets_, assoc_, ways_, lineBytes_, sectorBytes_, allSectors_, segmentBytes_,
+      segmentsPerLine_, dataSegments_;
   Replacement replacement_;
   uint64_t random_;
   int64_t clock_ = 0;

@@ -159,61 +159,68 @@ TEST(CacheTags, WholeLinesWithOneTagPerWayNeverEvictMoreThanTheVictim) {
   fill(t, 4);
   uint32_t out[4];
   EXPECT_FALSE(t.compressedCapacity());
-  EXPECT_EQ(t.dataSectors(), 16u);
-  EXPECT_EQ(t.usedSectors(0), 16u);
+  EXPECT_EQ(t.dataSegments(), 64u);  // segments of 8 bytes
+  EXPECT_EQ(t.usedSegments(0), 64u);
   EXPECT_EQ(t.roomFor(0, t.victim(0), 0, out), 0u);
 }
 
 TEST(CacheTags, CompressedCapacityHoldsLinesByTheirSizeUpToItsTags) {
-  CacheGeometry g = oneSet(Replacement::Lru, 2);  // 2 data ways of 4 sectors, 4 tags
+  CacheGeometry g = oneSet(Replacement::Lru, 2);  // 2 data ways of 4 segments, 4 tags
   g.tagFactor = 2;
+  g.segmentBytes = 32;
   CacheTags t(g);
   EXPECT_TRUE(t.compressedCapacity());
   EXPECT_EQ(t.ways(), 4u);
-  EXPECT_EQ(t.dataSectors(), 8u);
+  EXPECT_EQ(t.dataSegments(), 8u);
   uint32_t out[4];
-  // Four lines of 2 sectors fill the data and every tag, no eviction on the way.
+  // Four lines of 64 bytes (2 segments) fill the data and every tag, no eviction on the way.
   for (uint32_t i = 0; i < 4; ++i) {
     const uint32_t w = t.victim(0);
     ASSERT_EQ(w, i);
-    ASSERT_EQ(t.roomFor(0, w, 2, out), 0u);
-    t.install(0, w, 128 * i, InsertPosition::Mru, false, 2);
+    ASSERT_EQ(t.roomFor(0, w, 64, out), 0u);
+    t.install(0, w, 128 * i, InsertPosition::Mru, false, 64);
   }
-  EXPECT_EQ(t.usedSectors(0), 8u);
-  // A whole line in the victim's tag (way 0, 2 sectors freed) needs 2 more: way 1 goes too.
+  EXPECT_EQ(t.usedSegments(0), 8u);
+  // A whole line in the victim's tag (way 0, 2 segments freed) needs 2 more: way 1 goes too.
   t.touch(0, 2);
   ASSERT_EQ(t.victim(0), 0u);
   ASSERT_EQ(t.roomFor(0, 0, 0, out), 1u);
   EXPECT_EQ(out[0], 1u);
-  // A line of 3 sectors at way 3 growing to 4 needs one of 2 sectors from the others: the
+  // A line of 3 segments at way 3 growing to 4 needs one of 2 segments from the others: the
   // least recently used other than itself (way 0, then 1 with way 0 touched).
-  t.resize(0, 3, 3);
-  EXPECT_EQ(t.usedSectors(0), 9u);  // over its data after a write grew it
-  ASSERT_EQ(t.roomFor(0, 3, 4, out), 1u);
+  t.resize(0, 3, 96);
+  EXPECT_EQ(t.usedSegments(0), 9u);  // over its data after a write grew it
+  ASSERT_EQ(t.roomFor(0, 3, 128, out), 1u);
   EXPECT_EQ(out[0], 0u);
   t.touch(0, 0);
-  ASSERT_EQ(t.roomFor(0, 3, 4, out), 1u);
+  ASSERT_EQ(t.roomFor(0, 3, 128, out), 1u);
   EXPECT_EQ(out[0], 1u);
   t.drop(0, 1);
-  EXPECT_EQ(t.usedSectors(0), 7u);
+  EXPECT_EQ(t.usedSegments(0), 7u);
   EXPECT_EQ(t.find(0, 128), kNoWay);
 }
 
 TEST(CacheTags, LinesWaitingForFillsOrPinnedKeepTheirRoomAsLongAsPossible) {
   CacheGeometry g = oneSet(Replacement::Lru, 2);
-  g.tagFactor = 4;  // 8 tags, 8 sectors of data
+  g.tagFactor = 4;  // 8 tags, 8 segments of 32 bytes of data
+  g.segmentBytes = 32;
   CacheTags t(g);
   uint32_t out[8];
-  t.install(0, 0, 0, InsertPosition::Mru, true, 2);    // pinned, oldest
-  t.install(0, 1, 128, InsertPosition::Mru, false, 2);
-  t.install(0, 2, 256, InsertPosition::Mru, false, 4);
+  t.install(0, 0, 0, InsertPosition::Mru, true, 64);    // pinned, oldest
+  t.install(0, 1, 128, InsertPosition::Mru, false, 50);  // 2 segments, rounded up
+  t.install(0, 2, 256, InsertPosition::Mru, false, 0);   // a whole line
   t.line(0, 2).pending = 0xF;                           // its fill is on its way
-  // 4 sectors more at way 3: the unpinned line goes first, then the pinned one.
-  ASSERT_EQ(t.roomFor(0, 3, 4, out), 2u);
+  // 4 segments more at way 3: the unpinned line goes first, then the pinned one.
+  ASSERT_EQ(t.roomFor(0, 3, 128, out), 2u);
   EXPECT_EQ(out[0], 1u);
   EXPECT_EQ(out[1], 0u);
-  // 8 sectors: only the waiting line could give the rest.
-  EXPECT_EQ(t.roomFor(0, 3, 8, out), kNoRoom);
+  // A second whole line waiting for its fill: the two hold all the data but what a new line
+  // needs (4 + 4 of 8 segments), and the others cannot give it.
+  t.install(0, 3, 384, InsertPosition::Mru, false, 0);
+  t.line(0, 3).pending = 0xF;
+  EXPECT_EQ(t.usedSegments(0), 12u);
+  EXPECT_EQ(t.roomFor(0, 4, 128, out), kNoRoom);
+  EXPECT_EQ(t.roomFor(0, 4, 1, out), kNoRoom);  // even one byte: a segment
 }
 
 }  // namespace

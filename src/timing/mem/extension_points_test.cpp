@@ -73,12 +73,12 @@ class WholeLineCompression final : public IMemoryCompression {
   }
   ReplyCost reply(uint64_t, uint32_t, uint32_t, bool) override { return {8, 0, format}; }
   uint32_t maxSideRequests() const override { return 2; }
-  uint32_t storedSectors(uint64_t) override {
+  uint32_t storedBytes(uint64_t) override {
     ++sized;
     return stored;
   }
   uint8_t format = 0;
-  uint32_t stored = 0;  // sectors of L2 data per line (0: whole)
+  uint32_t stored = 0;  // bytes of L2 data per line (0: whole)
   uint32_t sized = 0;
 };
 
@@ -164,7 +164,7 @@ struct TestPlugins final : MemoryPlugins {
     if (wholeLine) {
       auto c = std::make_unique<WholeLineCompression>();
       c->format = replyFormat;
-      c->stored = storedSectors;
+      c->stored = storedBytes;
       return c;
     }
     return std::make_unique<NoCompression>();
@@ -184,7 +184,7 @@ struct TestPlugins final : MemoryPlugins {
        refusePartial = false;
   std::vector<StoreForm> stores;
   uint8_t replyFormat = 0;
-  uint32_t storedSectors = 0;
+  uint32_t storedBytes = 0;
   ZeroLoadPath* path = nullptr;
 };
 
@@ -423,10 +423,10 @@ TEST(MemoryCompression, AnL1WithoutMoreTagsHoldsNoMoreLinesInAForm) {
 
 // Eight lines of one L2 set (256 sets of 4 ways; no L1), loaded twice; returns the L2's
 // counters.
-nlohmann::json loadOneL2SetTwice(uint32_t tagFactor, uint32_t storedSectors) {
+nlohmann::json loadOneL2SetTwice(uint32_t tagFactor, uint32_t storedBytes) {
   TestPlugins plugins;
   plugins.wholeLine = true;
-  plugins.storedSectors = storedSectors;
+  plugins.storedBytes = storedBytes;
   MemoryParams p = tinyParams();
   p.l1.cache.sizeBytes = 0;
   p.l2.cache.assoc = 4;
@@ -441,8 +441,8 @@ nlohmann::json loadOneL2SetTwice(uint32_t tagFactor, uint32_t storedSectors) {
 }
 
 TEST(MemoryCompression, AnL2WithMoreTagsHoldsLinesInTheSizeTheCompressionGives) {
-  // Two sectors a line, twice the tags: all eight stay, the second pass hits.
-  nlohmann::json s = loadOneL2SetTwice(2, 2);
+  // 64 bytes a line, twice the tags: all eight stay, the second pass hits.
+  nlohmann::json s = loadOneL2SetTwice(2, 64);
   EXPECT_EQ(s["misses"], 8);
   EXPECT_EQ(s["hits"], 8);
   EXPECT_EQ(s["evictions"], 0);
@@ -450,12 +450,12 @@ TEST(MemoryCompression, AnL2WithMoreTagsHoldsLinesInTheSizeTheCompressionGives) 
   s = loadOneL2SetTwice(2, 0);
   EXPECT_EQ(s["misses"], 16);
   EXPECT_EQ(s["evictions"], 12);
-  // Three sectors a line: five fit in the 16 sectors (at most 2 ways' worth more than 4 lines).
-  s = loadOneL2SetTwice(2, 3);
+  // 90 bytes a line (12 segments of 8 bytes): five fit in the 64 segments of the set.
+  s = loadOneL2SetTwice(2, 90);
   EXPECT_EQ(s["misses"], 16);
   EXPECT_EQ(s["evictions"], 11);
-  // One sector a line but one tag a way: no more than four lines.
-  s = loadOneL2SetTwice(1, 1);
+  // 32 bytes a line but one tag a way: no more than four lines.
+  s = loadOneL2SetTwice(1, 32);
   EXPECT_EQ(s["misses"], 16);
   EXPECT_EQ(s["evictions"], 12);
 }

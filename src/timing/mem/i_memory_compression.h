@@ -7,8 +7,8 @@
 //                                   for every read reply the slice sends to an SM (fromDram: its
 //                                   data came from DRAM for this request, not from an L2 hit)
 //   refusesWrite(line, sectors)     for every plain store of part of a line the L2 holds whole
-//   storedSectors(line)             for every line a compressed L2 (l2.tag_factor > 1) installs
-//                                   or writes: the sectors of data it occupies there
+//   storedBytes(line)               for every line a compressed L2 (l2.tag_factor > 1) installs
+//                                   or writes: the bytes of data it occupies there
 //   written(line, sectors, format)  for every store that reaches it from an SM, in the form the
 //                                   SM sent it (a model whose lines are compressed at the SMs
 //                                   learns there what the L2 holds)
@@ -96,10 +96,10 @@ class IMemoryCompression {
     (void)sectors;
     (void)format;
   }
-  // Sectors of L2 data the line at `line` occupies in the form the L2 holds it now (its
-  // compressed size rounded up to sectors); 0: a whole line. Asked only by an L2 with more tags
-  // than data ways (l2.tag_factor > 1, cache_tags.h), which fits lines by this size.
-  virtual uint32_t storedSectors(uint64_t line) {
+  // Bytes of L2 data the line at `line` occupies in the form the L2 holds it now (its
+  // compressed size); 0: a whole line. Asked only by an L2 with more tags than data ways
+  // (l2.tag_factor > 1, cache_tags.h), which fits lines by this size (in l2.segment units).
+  virtual uint32_t storedBytes(uint64_t line) {
     (void)line;
     return 0;
   }

@@ -229,9 +229,9 @@ void L1DataCache::fill(uint32_t mshr, uint32_t sectors, Cycle now, uint8_t form,
   line.valid |= sectors;
   line.pending &= ~sectors;
   if (params_.keepFillForm && form != 0 && line.pending == 0) {
-    // Held as it arrived: its compressed size (in sectors) frees the rest of its room.
+    // Held as it arrived: its compressed size frees the rest of its room.
     line.form = form;
-    tags_.resize(e.set, e.way, (bytes + tags_.sectorBytes() - 1) / tags_.sectorBytes());
+    tags_.resize(e.set, e.way, bytes);
   }
   mshrs_.fill(mshr, sectors, line.valid,
               [&](const MshrWaiter& w) { sink_.completeAccess(w.id, now); });

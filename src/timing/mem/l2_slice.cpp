@@ -198,7 +198,7 @@ bool L2Slice::processWrite(uint32_t packet, uint64_t lineAddr, uint32_t sectors,
     refuseWrite(packet, lineAddr, set, way, now);
     return true;
   }
-  // The compression learns of a write before the write's line is sized (storedSectors).
+  // The compression learns of a write before the write's line is sized (storedBytes).
   const bool notify = p.kind == PacketKind::Write && w_.compression != nullptr;
   if (way != kNoWay) {
     if (notify) w_.compression->written(lineAddr, sectors, p.format);
@@ -275,7 +275,7 @@ void L2Slice::evict(uint32_t set, uint32_t way) {
 }
 
 uint32_t L2Slice::sizeOf(uint64_t line) const {
-  return tags_.compressedCapacity() ? w_.compression->storedSectors(line) : 0;
+  return tags_.compressedCapacity() ? w_.compression->storedBytes(line) : 0;
 }
 
 bool L2Slice::makeRoom(uint32_t set, uint32_t way, uint32_t size, uint32_t reads,

@@ -23,7 +23,7 @@
 // Replies leave in the order they are ready, as long as the reply network takes them.
 //
 // Compressed capacity (l2.tag_factor > 1, cache_tags.h): a line takes the size the memory
-// compression gives it (storedSectors) when it is installed and after each write; a miss evicts
+// compression gives it (storedBytes) when it is installed and after each write; a miss evicts
 // as many lines as it needs room for (their dirty sectors written back). A write that grows a
 // line where the room is held by lines waiting for fills, or where the DRAM queue has no room
 // for the write-backs, leaves the set over its data for a while: the next install in it evicts
@@ -89,9 +89,9 @@ class L2Slice {
   bool processWrite(uint32_t packet, uint64_t line, uint32_t sectors, uint32_t set, Cycle now);
   // Evicts the victim in (set, way), writing dirty sectors to DRAM (room checked by the caller).
   void evict(uint32_t set, uint32_t way);
-  // The sectors the line at `line` will occupy (0: whole; always 0 without compressed capacity).
+  // The bytes the line at `line` will occupy (0: whole; always 0 without compressed capacity).
   uint32_t sizeOf(uint64_t line) const;
-  // Makes room for (set, way) to hold `size` sectors: evicts the lines roomFor names when the
+  // Makes room for (set, way) to hold `size` bytes: evicts the lines roomFor names when the
   // DRAM queue takes their write-backs beside `reads` reads and `writes` writes. False: no room.
   bool makeRoom(uint32_t set, uint32_t way, uint32_t size, uint32_t reads, uint32_t writes);
   // Room in the DRAM queue for `reads` and `writes` plus the compression's side requests.

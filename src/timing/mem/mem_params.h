@@ -27,8 +27,10 @@ struct CacheGeometry {
   Replacement replacement = Replacement::Lru;
   uint64_t seed = 1;  // random replacement
   // Tags per data way (1, 2 or 4): a compressed cache holds up to assoc * tagFactor lines per
-  // set, as long as their sizes (CacheLine::sectors) fit in assoc whole lines (cache_tags.h).
+  // set, as long as their sizes, in segments of segmentBytes, fit in assoc whole lines
+  // (cache_tags.h).
   uint32_t tagFactor = 1;
+  uint32_t segmentBytes = 8;
 
   uint32_t sets() const {
     return sizeBytes == 0 ? 0 : static_cast<uint32_t>(sizeBytes / (uint64_t{assoc} * lineBytes));

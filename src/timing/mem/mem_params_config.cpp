@@ -49,6 +49,14 @@ void readTagFactor(config::Section& s, CacheGeometry& g) {
                       1, 4);
   if (g.tagFactor == 3)
     throw config::Error("config: error: " + s.path() + ".tag_factor = 3: use 1, 2 or 4");
+  g.segmentBytes = s.u32("segment", g.segmentBytes,
+                         "bytes of the data segments a compressed line's size is rounded up to "
+                         "(with tag_factor > 1; 8 as in the BDI cache)",
+                         1, 4096);
+  if ((g.segmentBytes & (g.segmentBytes - 1)) != 0 || g.segmentBytes > g.lineBytes)
+    throw config::Error("config: error: " + s.path() + ".segment = " +
+                        std::to_string(g.segmentBytes) +
+                        " must be a power of two no larger than the line");
   if (g.replacement == Replacement::Plru && g.assoc * g.tagFactor > 64)
     throw config::Error("config: error: " + s.path() +
                         ".replacement = \"plru\" supports at most 64 tags per set (assoc * "

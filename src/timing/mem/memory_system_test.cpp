@@ -294,7 +294,7 @@ TEST(MemorySystem, TagFactorsGiveSetsMoreTagsThanDataWays) {
   EXPECT_EQ(p.l2.cache.sets(), 384u);  // 768 KB of 16 ways: the data and its sets unchanged
   CacheTags l2(p.l2.cache);
   EXPECT_EQ(l2.ways(), 64u);
-  EXPECT_EQ(l2.dataSectors(), 64u);
+  EXPECT_EQ(l2.dataSegments(), 256u);  // 16 lines of 16 8-byte segments
 }
 
 TEST(MemorySystem, ReservedLinesTakeWholeSetsFromTheL1) {
