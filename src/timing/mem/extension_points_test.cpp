@@ -73,12 +73,13 @@ class WholeLineCompression final : public IMemoryCompression {
   }
   ReplyCost reply(uint64_t, uint32_t, uint32_t, bool) override { return {8, 0, format}; }
   uint32_t maxSideRequests() const override { return 2; }
-  uint32_t storedBytes(uint64_t) override {
+  uint32_t storedBytes(uint64_t line) override {
     ++sized;
-    return stored;
+    return line == wholeAt ? 0 : stored;
   }
   uint8_t format = 0;
-  uint32_t stored = 0;  // bytes of L2 data per line (0: whole)
+  uint32_t stored = 0;  // bytes of L2 data per line (0: whole) ...
+  uint64_t wholeAt = 1;  // ... but this line's, whole
   uint32_t sized = 0;
 };
 
@@ -165,6 +166,7 @@ struct TestPlugins final : MemoryPlugins {
       auto c = std::make_unique<WholeLineCompression>();
       c->format = replyFormat;
       c->stored = storedBytes;
+      c->wholeAt = wholeAt;
       return c;
     }
     return std::make_unique<NoCompression>();
@@ -185,6 +187,7 @@ struct TestPlugins final : MemoryPlugins {
   std::vector<StoreForm> stores;
   uint8_t replyFormat = 0;
   uint32_t storedBytes = 0;
+  uint64_t wholeAt = 1;
   ZeroLoadPath* path = nullptr;
 };
 
@@ -458,6 +461,32 @@ TEST(MemoryCompression, AnL2WithMoreTagsHoldsLinesInTheSizeTheCompressionGives) 
   s = loadOneL2SetTwice(1, 32);
   EXPECT_EQ(s["misses"], 16);
   EXPECT_EQ(s["evictions"], 12);
+}
+
+TEST(MemoryCompression, AWholeLineAmongCompressedDirtyOnesEvictsThemAsTheDramQueueTakesThem) {
+  TestPlugins plugins;
+  plugins.wholeLine = true;
+  plugins.storedBytes = 32;  // 4 segments of 8 bytes
+  constexpr uint64_t kSetStride = 256 * 128;
+  plugins.wholeAt = kA + 16 * kSetStride;
+  MemoryParams p = tinyParams();
+  p.l1.cache.sizeBytes = 0;
+  p.l2.cache.assoc = 4;
+  p.l2.cache.tagFactor = 4;
+  p.dram.queueDepth = 8;  // room for a read and a write-back with their side requests, not more
+  Driver d(p, plugins);
+  // Sixteen dirty lines take the set's 16 tags and 64 segments.
+  for (uint64_t i = 0; i < 16; ++i)
+    ASSERT_NE(d.latency(record(ir::Op::St, ir::Space::Global, kA + i * kSetStride, 4)), kNever);
+  // A whole line: the victim's 4 segments and three more lines' must leave, all dirty; taken
+  // together with the read they would never fit in the queue.
+  ASSERT_NE(d.latency(record(ir::Op::Ld, ir::Space::Global, plugins.wholeAt, 4)), kNever);
+  d.run(2000);
+  nlohmann::json s;
+  d.sys.reportStats(s);
+  EXPECT_EQ(s["l2"]["evictions"], 4);
+  EXPECT_EQ(s["l2"]["writebacks"], 4);
+  EXPECT_TRUE(d.sys.idle());
 }
 
 TEST(StoreListener, AHeldWholeLineStoreLeavesWhenReleasedInItsFormAndFencesWaitForIt) {

@@ -283,14 +283,15 @@ bool L2Slice::makeRoom(uint32_t set, uint32_t way, uint32_t size, uint32_t reads
   if (!tags_.compressedCapacity()) return true;
   const uint32_t n = tags_.roomFor(set, way, size, roomWays_.data());
   if (n == kNoRoom) return false;
-  uint32_t dirty = 0;
-  for (uint32_t i = 0; i < n; ++i) dirty += tags_.line(set, roomWays_[i]).dirty != 0 ? 1 : 0;
-  if (dirty != 0 && !dramRoom(reads, writes + dirty)) return false;
+  // One line at a time, as far as the DRAM queue takes the write-backs: a large line among well
+  // compressed ones may need more dirty lines out than the queue ever holds beside the request's
+  // own traffic; what has left stays out, and the retry next cycle needs that much less.
   for (uint32_t i = 0; i < n; ++i) {
+    if (tags_.line(set, roomWays_[i]).dirty != 0 && !dramRoom(0, 1)) return false;
     evict(set, roomWays_[i]);
     tags_.drop(set, roomWays_[i]);
   }
-  return true;
+  return dramRoom(reads, writes);
 }
 
 bool L2Slice::dramRoom(uint32_t reads, uint32_t writes) const {

@@ -91,8 +91,9 @@ class L2Slice {
   void evict(uint32_t set, uint32_t way);
   // The bytes the line at `line` will occupy (0: whole; always 0 without compressed capacity).
   uint32_t sizeOf(uint64_t line) const;
-  // Makes room for (set, way) to hold `size` bytes: evicts the lines roomFor names when the
-  // DRAM queue takes their write-backs beside `reads` reads and `writes` writes. False: no room.
+  // Makes room for (set, way) to hold `size` bytes: evicts the lines roomFor names, each when the
+  // DRAM queue takes its write-back. True when all have left and the queue still takes `reads`
+  // reads and `writes` writes; false otherwise (those that left stay out: a retry needs fewer).
   bool makeRoom(uint32_t set, uint32_t way, uint32_t size, uint32_t reads, uint32_t writes);
   // Room in the DRAM queue for `reads` and `writes` plus the compression's side requests.
   bool dramRoom(uint32_t reads, uint32_t writes) const;
