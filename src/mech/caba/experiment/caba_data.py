@@ -27,6 +27,14 @@ Definitions (the study's where it gives one; README.md records the choices):
   L2 hit rate        totals.timing.l2_hit_rate (of Base's run: how much an uncompressed L2, variant
                      UNCOMPRESSED_L2, can spare decompressions).
   metadata hit rate  memory.compression.metadata_cache hits / (hits + misses).
+  cache compression  the variants of CACHE_COMPRESSION (CABA-BDI with the L1 or the L2 holding
+                     lines compressed, 2x or 4x the tags) and DIRECT_LOAD, each against CABA-BDI:
+                     IPC over CABA-BDI's; form-hit share: memory.l1d form_hits / hits (the L1
+                     hits on lines it holds compressed, each decompressed again, or read by a
+                     Direct-Load routine); L2 misses: memory.l2.misses over CABA-BDI's;
+                     decompressions per 1k instructions: sm.assist.decompressions (Direct-Load
+                     routines, sm.assist.direct_loads, included) per 1,000 program warp
+                     instructions.
   energy, EDP        totals.timing.energy.total_nj; EDP = energy x simulated time.
   DRAM power         energy.components.dram.nj / simulated time; system power: average_power_w.
   assist warps       sm.assist: decompressions; decompression_wait_cycles per decompression (from
@@ -62,6 +70,14 @@ LABELS = {"base": "Base", "hw-bdi-mem": "HW-BDI-Mem", "hw-bdi": "HW-BDI", "ideal
           "caba-best": "CABA-BestOfAll"}
 UNCOMPRESSED_L2 = "caba-bdi-ul2"  # CABA-BDI with lines compressed in DRAM only (spec.py)
 LABELS[UNCOMPRESSED_L2] = "CABA-BDI, uncompressed L2"
+# The study's cache-compression designs (CABA-BDI with the L1 or the L2 compressed, 2x or 4x the
+# tags) and Direct-Load (spec.py): variant -> (level, tag factor).
+CACHE_COMPRESSION = {"caba-bdi-l1x2": ("L1", 2), "caba-bdi-l1x4": ("L1", 4),
+                     "caba-bdi-l2x2": ("L2", 2), "caba-bdi-l2x4": ("L2", 4)}
+for _variant, (_level, _factor) in CACHE_COMPRESSION.items():
+    LABELS[_variant] = f"CABA-BDI, {_level} compressed, {_factor}x tags"
+DIRECT_LOAD = "caba-bdi-dl"
+LABELS[DIRECT_LOAD] = "CABA-BDI, Direct-Load"
 ALGORITHMS = {"BDI": "caba-bdi", "FPC": "caba-fpc", "C-Pack": "caba-cpack", "BestOfAll": "caba-best"}
 # Energy components of the compression designs' own structures, when the model has them.
 ENERGY_EXTRAS = ("compression_logic", "metadata_cache", "assist_warps")
@@ -74,18 +90,26 @@ _PROFILED = "/profiled"  # no variant's name can hold it: a profiled design is n
 # `scoreboard` for another instruction's, the study's data-dependence stalls; `pipeline` (the
 # unit of its class is busy) and `collector` (no free operand collector) are structural stalls,
 # the study's compute and memory stalls together, since the counter does not say which unit was
-# busy; `barrier`, `fetch` (no decoded instruction) and `empty` (no warp) are idle.
+# busy; `barrier`, `fetch` (no decoded instruction) and `empty` (no warp) are idle; `assist` (a
+# parent warp held while its assist warp decompresses the line its load waits for) is a wait for
+# a load's data.
 ISSUE_GROUPS = [
     ("active", "Active", ("issued",)),
     ("structural", "Compute or memory stall", ("pipeline", "collector")),
-    ("data_memory", "Data-dependence stall (load)", ("memory",)),
+    ("data_memory", "Data-dependence stall (load)", ("memory", "assist")),
     ("data_other", "Data-dependence stall (other)", ("scoreboard",)),
     ("idle", "Idle", ("barrier", "fetch", "empty")),
 ]
 ISSUE_COUNTERS = ("issued", "scoreboard", "memory", "barrier", "pipeline", "collector", "fetch",
-                  "empty")
+                  "empty", "assist")
 
 _VARIANT = re.compile(r"(?P<design>.+?)(?:-bw(?P<percent>[1-9][0-9]*))?\Z")
+
+
+def cache_variants(level):
+    """The cache-compression variants of `level` ("L1" or "L2"), by tag factor."""
+    return [v for v, (lv, _) in sorted(CACHE_COMPRESSION.items(), key=lambda kv: kv[1][1])
+            if lv == level]
 
 
 def split_variant(name):
@@ -225,6 +249,15 @@ class Run:
     def assist_share(self):
         a = self.get("sm.assist.instructions")
         return None if a is None else ratio(a, self.warp_instructions + a)
+
+    def decompressions_per_k(self):
+        """Assist-warp decompressions (Direct-Load routines included) per 1,000 program warp
+        instructions."""
+        return ratio(1000 * self.count("sm.assist.decompressions"), self.warp_instructions)
+
+    def form_hit_share(self):
+        """The share of the L1's hits on lines it holds compressed."""
+        return ratio(self.get("memory.l1d.form_hits"), self.get("memory.l1d.hits"))
 
     def wait_per_decompression(self):
         return ratio(self.get("sm.assist.decompression_wait_cycles"),

@@ -12,7 +12,10 @@ The rules (the study gives no tolerance; these say what "reproduced" means here)
   holds     a statement about named applications or an ordering: it holds in our runs. The
             uncompressed L2 "helps the cases with high L2 hit rates" when CABA-BDI with it has a
             higher IPC than CABA-BDI (geometric mean) on the selected cases whose Base L2 hit rate
-            is at least HIGH_L2_HIT_RATE.
+            is at least HIGH_L2_HIT_RATE. Cache compression (L1 or L2, either tag factor) helps a
+            named application when the better of its tag factors has a higher IPC than CABA-BDI,
+            and hurts it when each has a lower one, on every case of the workload that stands for
+            it.
 Rows "compression enabled by static profile" take each design's run on the bandwidth-limited
 cases and Base's on the others (caba_data: bandwidth-limited, profiled), by the same rules.
 A row whose numbers are missing is marked "no data", one whose variant has no runs "not run".
@@ -250,6 +253,7 @@ class Headlines:
                          "(above) outweighs it")
         self.add_energy()
         self.add_uncompressed_l2()
+        self.add_cache_compression()
         self.add_bandwidth()
         self.add_claims()
         self.add_motivation()
@@ -313,6 +317,97 @@ class Headlines:
                          f"{change(s.geo(high, lambda c: s.ipc(c, 'caba-bdi')))}; HW-BDI-Mem, "
                          f"which keeps the L2 uncompressed and decompresses in dedicated logic: "
                          f"{change(s.geo(high, lambda c: s.ipc(c, 'hw-bdi-mem')))})")
+
+    def add_cache_compression(self):
+        """B.9: L1 compression helps bfs and sssp and hurts hw (hs) and LPS, L2 compression helps
+        TRA and KM (no numbers); Direct-Load's gain over CABA-BDI."""
+        self.group = "cache_compression"
+        self.add_cache_statement("l1_compression_helps", "L1", paper.L1_COMPRESSION_HELPS, True)
+        self.add_cache_statement("l1_compression_hurts", "L1", paper.L1_COMPRESSION_HURTS, False)
+        self.add_cache_statement("l2_compression_helps", "L2", paper.L2_COMPRESSION_HELPS, True)
+        self.add_direct_load()
+
+    def add_cache_statement(self, key, level, applications, helps):
+        """A row: compressing `level` helps (the better of its tag factors has a higher IPC than
+        CABA-BDI) or hurts (each has a lower one) every case of the workloads that stand for
+        `applications`."""
+        s, variants = self.s, data.cache_variants(level)
+        result = (f"{level} cache compression {'helps' if helps else 'hurts'} "
+                  f"{', '.join(paper.named(a) for a in applications)}")
+        study = ("helps" if helps else f"hurts: {paper.L1_COMPRESSION_HURTS_WHY}") + " (no numbers)"
+        if not any(s.ran(v) for v in variants):
+            self.add(key, result, study, f"not run (no {', '.join(f'`{v}`' for v in variants)} runs)",
+                     None, lambda: "", NOT_RUN)
+            return
+        cases, missing = self.application_cases(applications)
+        over = lambda c, v: s.between(c, v, "caba-bdi", lambda r: r.ipc)  # noqa: E731
+
+        def holds(case):
+            known = [x for x in (over(case, v) for v in variants) if x is not None]
+            return None if not known else (max(known) > 1 if helps else max(known) < 1)
+        held = [holds(c) for c in cases]
+        ours = [f"{c.label}: " + ", ".join(f"{data.CACHE_COMPRESSION[v][1]}x tags {change(over(c, v))}"
+                                           for v in variants) for c in cases]
+        self.add(key, result, study, "; ".join(ours + [f"{a}: no case" for a in missing]),
+                 None if not cases or missing or None in held else all(held),
+                 lambda: "; ".join(self.cache_context(c, level)
+                                   for c, ok in zip(cases, held) if ok is False))
+
+    def application_cases(self, applications):
+        """(the cases of the workloads that stand for `applications`, each once; the applications
+        that have none)."""
+        cases, missing = [], []
+        for a in applications:
+            of = self.s.cases_of(a)
+            cases += [c for c in of if c not in cases]
+            if not of:
+                missing.append(paper.named(a))
+        return cases, missing
+
+    def cache_context(self, case, level):
+        """Why compressing `level` does what it does on `case`, with its largest tag factor: the
+        L1's hits on lines held compressed and the decompressions they cost; the L2's misses."""
+        s = self.s
+        wide = data.cache_variants(level)[-1]
+        factor = data.CACHE_COMPRESSION[wide][1]
+        if level == "L1":
+            share = s.value(case, wide, lambda r: r.form_hit_share())
+            per_k = lambda d: _per_k(s.value(case, d, lambda r: r.decompressions_per_k()))  # noqa: E731
+            return (f"{case.label}: with {factor}x tags {pct(share)} of the L1 hits are on lines "
+                    f"held compressed, each decompressed again, and assist warps decompress "
+                    f"{per_k(wide)} lines per 1,000 instructions (CABA-BDI: {per_k('caba-bdi')})")
+        misses = s.between(case, wide, "caba-bdi", lambda r: r.get("memory.l2.misses"))
+        return (f"{case.label}: Base's L2 hit rate is {pct(s.l2_hit_rate(case))}, and with {factor}x "
+                f"tags the L2 misses {times(misses)} as often as CABA-BDI's")
+
+    def add_direct_load(self):
+        """B.9: Direct-Load over CABA-BDI, on average and at most (MM)."""
+        dl, s = data.DIRECT_LOAD, self.s
+        result = "Direct-Load over CABA-BDI (average)"
+        top, application = paper.DIRECT_LOAD_MAX
+        study = f"{signed(paper.DIRECT_LOAD)} (up to {signed(top)}, {application})"
+        if not s.ran(dl):
+            self.add("direct_load", result, study, f"not run (no `{dl}` runs)", None, lambda: "",
+                     NOT_RUN)
+            return
+        over = [(c, s.between(c, dl, "caba-bdi", lambda r: r.ipc)) for c in self.cases]
+        best = max(((x, c.label) for c, x in over if x is not None), default=None)
+        x = self.vs(dl, "caba-bdi")
+        self.add("direct_load", result, study,
+                 f"{change(x)} (geometric mean over the {len(self.cases)} selected cases"
+                 + ("" if best is None else f"; up to {change(best[0])}, {best[1]}") + ")",
+                 gain(paper.DIRECT_LOAD, minus1(x)), self.direct_load_context)
+
+    def direct_load_context(self):
+        """Why Direct-Load gains what it does: the L1 hits it serves from compressed lines, and
+        its routines against CABA-BDI's decompressions, on the selected cases."""
+        dl, s = data.DIRECT_LOAD, self.s
+        total = lambda d: sum(s.value(c, d, lambda r: r.count("sm.assist.decompressions")) or 0  # noqa: E731
+                              for c in self.cases)
+        return (f"on the selected cases {pct(self.mean(dl, lambda r: r.form_hit_share()))} of "
+                f"Direct-Load's L1 hits are on lines held compressed, each read by a Direct-Load "
+                f"routine, and its routines run {times(data.ratio(total(dl), total('caba-bdi')))} as "
+                f"often as CABA-BDI's decompressions")
 
     def add_bandwidth(self):
         self.group = "bandwidth"
@@ -462,6 +557,10 @@ def compressibility_claims(s):
 
 def _ratios_text(r):
     return ", ".join(f"{a} {times(x)}" for a, x in r.items()) or NONE
+
+
+def _per_k(x):
+    return NONE if x is None else f"{x:.1f}"
 
 
 def _cycles(x):

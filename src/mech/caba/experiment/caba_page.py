@@ -127,7 +127,10 @@ def headline_section(h):
              "applications or an order when it holds; the uncompressed L2 helps the cases with "
              "high L2 hit rates when CABA-BDI with it has a higher IPC than CABA-BDI (geometric "
              f"mean) on the selected cases whose Base L2 hit rate is at least "
-             f"{pct(hl.HIGH_L2_HIT_RATE, 0)} (the rule is ours; the study gives no numbers). Rows "
+             f"{pct(hl.HIGH_L2_HIT_RATE, 0)} (the rule is ours; the study gives no numbers); cache "
+             "compression helps a named application when the better of its tag factors has a higher "
+             "IPC than CABA-BDI, and hurts it when each has a lower one, on every case of "
+             "the workload that stands for it (the rule is ours; the study gives no numbers). Rows "
              "\"enabled by static profile\" take each design's run on the bandwidth-limited cases "
              "and Base's on the others (Compression enabled by static profile), by the same rules. "
              "Averages over the selected cases unless the row says otherwise. Why a headline is not "
@@ -274,14 +277,25 @@ def assist_section(s):
                      "BestOfAll"), rows))
 
 
-def uncompressed_l2_cases(s):
+def named_cases(s, applications):
     """[(row label, case)]: the selected cases, then the cases of the workloads that stand for
-    the applications the study names (RAY) when not selected; those are marked with the name."""
-    named = {c.key(): app for app in paper.UNCOMPRESSED_L2_HELPS for c in s.cases
-             if c.workload == paper.workload_of(app)}
-    out = [(f"{c.label} ({named[c.key()]})" if c.key() in named else c.label, c) for c in s.selected]
-    return out + [(f"{c.label} ({named[c.key()]}, not selected)", c) for c in s.cases
+    `applications` (the study's names) when not selected; those are marked with the names (of
+    B.8's list: caba_paper.standing_for)."""
+    named = {}
+    for app in applications:
+        for c in s.cases_of(app):
+            names = named.setdefault(c.key(), [])
+            if paper.standing_for(app) not in names:
+                names.append(paper.standing_for(app))
+    out = [(f"{c.label} ({', '.join(named[c.key()])})" if c.key() in named else c.label, c)
+           for c in s.selected]
+    return out + [(f"{c.label} ({', '.join(named[c.key()])}, not selected)", c) for c in s.cases
                   if c.key() in named and c not in s.selected]
+
+
+def uncompressed_l2_cases(s):
+    """named_cases for the applications an uncompressed L2 helps (RAY)."""
+    return named_cases(s, paper.UNCOMPRESSED_L2_HELPS)
 
 
 def uncompressed_l2_section(s, h):
@@ -312,6 +326,70 @@ def uncompressed_l2_section(s, h):
             "Assist warps); geometric means over the selected cases by their L2 hit rate.\n\n"
             + table(("case", "Base L2 hit rate", "CABA-BDI", "uncompressed L2", "uncompressed L2 / "
                      "CABA-BDI", "CABA-BDI decompressions", "uncompressed L2 decompressions"), rows))
+
+
+def cache_compression_applications():
+    """The applications the study names for cache compression and Direct-Load, each once."""
+    out = []
+    for app in (paper.L1_COMPRESSION_HELPS + paper.L1_COMPRESSION_HURTS + paper.L2_COMPRESSION_HELPS
+                + [paper.DIRECT_LOAD_MAX[1]]):
+        if app not in out:
+            out.append(app)
+    return out
+
+
+def cache_compression_designs():
+    """The section's first paragraph: the study's statements, then our designs."""
+    l1, l2 = data.cache_variants("L1"), data.cache_variants("L2")
+    tags = lambda vs: " and ".join(f"{data.CACHE_COMPRESSION[v][1]}x" for v in vs)  # noqa: E731
+    names = lambda vs: ", ".join(f"`{v}`" for v in vs)  # noqa: E731
+    factors = " or ".join(f"{f}x" for f in sorted({f for _, f in data.CACHE_COMPRESSION.values()}))
+    top, top_app = paper.DIRECT_LOAD_MAX
+    return ("The study (B.9) applies CABA-BDI to the L1 and to the L2 with "
+            f"{factors} the tags (no numbers): L1 compression helps "
+            f"{words(paper.L1_COMPRESSION_HELPS)}, L2 compression helps "
+            f"{words(paper.L2_COMPRESSION_HELPS)}, and L1 compression hurts "
+            f"{words(paper.L1_COMPRESSION_HURTS)} ({paper.L1_COMPRESSION_HURTS_WHY}; "
+            + "; ".join(f"{a}: not in the study's list; taken as {b}" for a, b in paper.ALIASES.items())
+            + "). Direct-Load, where the coalescer extracts the deltas a load needs from a "
+            f"compressed line, gains {signed(paper.DIRECT_LOAD)} over CABA-BDI on average, up to "
+            f"{signed(top)} ({top_app}). Ours: {names(l1)} are CABA-BDI whose L1 keeps the lines "
+            f"that arrive compressed in their compressed size (in 8-byte segments), with {tags(l1)} the "
+            "tags, so a set holds more lines; every L1 hit on such a line is decompressed again by "
+            f"an assist warp. {names(l2)}: each L2 line takes its compressed size, with {tags(l2)} "
+            f"the tags. `{data.DIRECT_LOAD}`: the L1 keeps lines compressed, and every load of a "
+            "compressed line, on a fill or an L1 hit, runs a short routine that adds the line's "
+            "base to the deltas the coalescer extracts, instead of the whole line's "
+            "decompression. ")
+
+
+def cache_compression_section(s):
+    l1, l2 = data.cache_variants("L1"), data.cache_variants("L2")
+    variants = l1 + l2 + [data.DIRECT_LOAD]
+    out = "## Cache compression and Direct-Load\n\n" + cache_compression_designs()
+    if not any(s.ran(v) for v in variants):
+        return out + f"Not run: this sweep has no {', '.join(f'`{v}`' for v in variants)} runs."
+    ipc = lambda r: r.ipc  # noqa: E731
+    misses = lambda r: r.get("memory.l2.misses")  # noqa: E731
+    form = lambda c: s.value(c, l1[-1], lambda r: r.form_hit_share())  # noqa: E731
+    rows = [[label, num(s.ipc(c, "caba-bdi"))]
+            + [num(s.between(c, v, "caba-bdi", ipc)) for v in variants]
+            + [pct(form(c)), num(s.between(c, l2[-1], "caba-bdi", misses))]
+            for label, c in named_cases(s, cache_compression_applications())]
+    sel = s.selected
+    rows.append([f"**mean, selected** ({len(sel)})", num(s.geo(sel, lambda c: s.ipc(c, "caba-bdi")))]
+                + [num(s.geo(sel, lambda c, v=v: s.between(c, v, "caba-bdi", ipc))) for v in variants]
+                + [pct(s.avg(sel, form)),
+                   num(s.geo(sel, lambda c: s.between(c, l2[-1], "caba-bdi", misses)))])
+    header = (["case", "CABA-BDI / Base"]
+              + [f"{level} {f}x tags" for level, f in (data.CACHE_COMPRESSION[v] for v in l1 + l2)]
+              + ["Direct-Load", f"L1 hits on compressed lines ({data.CACHE_COMPRESSION[l1[-1]][1]}x)",
+                 f"L2 misses ({data.CACHE_COMPRESSION[l2[-1]][1]}x) / CABA-BDI"])
+    return (out + "Each selected case, and the case of the workload that stands for each application "
+            "the study names: CABA-BDI's IPC over Base's, each design's IPC over CABA-BDI's, the "
+            "share of the L1's hits on lines it held compressed (each decompressed again) and the "
+            "L2 misses over CABA-BDI's, with the larger tag factor; means over the selected cases: "
+            "geometric for the ratios, arithmetic for the share.\n\n" + table(header, rows))
 
 
 def bandwidth_section(s, image):
@@ -439,6 +517,7 @@ def discussion_values(s, h):
         "ipc_caba_bdi_profiled": change(h.ipc(data.profiled("caba-bdi"))),
         "ipc_ideal_bdi_profiled": change(h.ipc(data.profiled("ideal-bdi"))),
         "uncompressed_l2": uncompressed_l2_text(s, h),
+        "cache_compression": cache_compression_text(s, h),
     }
     for group in ("speedup", "designs", "memory", "energy", "bandwidth", "motivation"):
         v[f"not_met_{group}"] = not_met_text(h, group)
@@ -459,6 +538,23 @@ def uncompressed_l2_text(s, h):
             f"lines as CABA-BDI's, and IPC changes by {change(s.geo(s.selected, over))} against "
             f"CABA-BDI ({change(s.geo(high, over))} on the {len(high)} whose Base L2 hit rate is at "
             f"least {pct(hl.HIGH_L2_HIT_RATE, 0)}).\n" + not_met_text(h, "uncompressed_l2"))
+
+
+def cache_compression_text(s, h):
+    """The paragraph's text, with its headlines' reasons when not met."""
+    l1, l2 = data.cache_variants("L1"), data.cache_variants("L2")
+    if not any(s.ran(v) for v in l1 + l2 + [data.DIRECT_LOAD]):
+        return ("Not run: this sweep has no "
+                f"{', '.join(f'`{v}`' for v in l1 + l2 + [data.DIRECT_LOAD])} runs.")
+    over = lambda v: change(h.vs(v, "caba-bdi"))  # noqa: E731
+    factors = lambda vs: " and ".join(  # noqa: E731
+        f"{over(v)} with {data.CACHE_COMPRESSION[v][1]}x tags" for v in vs)
+    return (f"Against CABA-BDI on the selected cases (geometric means), compressing the L1 changes "
+            f"IPC by {factors(l1)}, {pct(h.mean(l1[-1], lambda r: r.form_hit_share()))} of the "
+            f"latter's L1 hits being on lines it holds compressed, each decompressed again; "
+            f"compressing the L2 by {factors(l2)}, the latter missing in the L2 "
+            f"{times(h.vs(l2[-1], 'caba-bdi', lambda r: r.get('memory.l2.misses')))} as often as "
+            f"CABA-BDI; Direct-Load by {over(data.DIRECT_LOAD)}.\n" + not_met_text(h, "cache_compression"))
 
 
 def render(report):
@@ -489,7 +585,7 @@ def render(report):
         designs_section(report, s), headline_section(h), cases_section(s), ipc_section(s, images["ipc"]),
         profile_section(s, h), memory_section(s, images["memory"]), claims_section(s),
         energy_section(s, images["energy"]), assist_section(s), uncompressed_l2_section(s, h),
-        bandwidth_section(s, images["bandwidth"]),
+        cache_compression_section(s), bandwidth_section(s, images["bandwidth"]),
         motivation_section(s, images["issue"], percents[:2]), not_reported_section(s),
         "## Discussion\n\n" + discussion,
     ]

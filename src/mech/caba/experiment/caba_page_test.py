@@ -35,6 +35,23 @@ LINE_BURSTS = {"caba-bdi": 160, "caba-fpc": 200, "caba-cpack": 100, "caba-best":
 # high, 0.8x on w2, whose is low; 4 decompressions where CABA's other designs have 10.
 UL2_RATIO = {"w1": 1.65, "w2": 1.2}
 L2_HIT_RATE = {"w1": 0.9, "w2": 0.5, "w3": 0.95}
+# The cache-compression designs and Direct-Load: IPC over CABA-BDI's, w3 (which does not compress)
+# included. L1 compression helps w1 (with 2x tags) and hurts w2 and w3 (both tag factors below);
+# L2 compression helps w1 and w3; Direct-Load +4% on w1, +1% on w2.
+OVER_CABA_BDI = {"caba-bdi-l1x2": {"w1": 1.02, "w2": 0.97, "w3": 0.99},
+                 "caba-bdi-l1x4": {"w1": 0.99, "w2": 0.98, "w3": 0.95},
+                 "caba-bdi-l2x2": {"w1": 1.1, "w2": 1.0, "w3": 1.0},
+                 "caba-bdi-l2x4": {"w1": 1.2, "w2": 0.9, "w3": 1.05},
+                 "caba-bdi-dl": {"w1": 1.04, "w2": 1.01, "w3": 1.0}}
+# Of every run's 100 L1 hits, those on lines held compressed (0 elsewhere): each is decompressed
+# again (decompressions: 10 + these); L2 misses: 40 elsewhere.
+FORM_HITS = {"caba-bdi-l1x2": 20, "caba-bdi-l1x4": 40, "caba-bdi-dl": 60}
+L2_MISSES = {"caba-bdi-l2x2": {"w1": 30, "w2": 30, "w3": 30}, "caba-bdi-l2x4": {"w1": 20, "w2": 44, "w3": 36}}
+# The study's applications named for cache compression and Direct-Load, on the three workloads.
+CACHE_APPLICATIONS = [("bfs", "Lonestar", "w1", ""), ("sssp", "Lonestar", "w2", ""),
+                      ("hs", "Rodinia", "w2", ""), ("LPS", "CUDA SDK", "w3", ""),
+                      ("TRA", "CUDA SDK", "w1", ""), ("KM", "Mars", "w3", ""), ("MM", "Mars", "w3", "")]
+CACHE_VARIANTS = ("caba-bdi-l1x2", "caba-bdi-l1x4", "caba-bdi-l2x2", "caba-bdi-l2x4", "caba-bdi-dl")
 
 
 def document(workload, variant, base_2x=None):
@@ -44,6 +61,8 @@ def document(workload, variant, base_2x=None):
     ratio = BW_RATIO.get((design, percent), RATIO.get(design, 1.0)) if compressible else 1.0
     if design == data.UNCOMPRESSED_L2:
         ratio = UL2_RATIO.get(workload, 1.0)
+    if design in OVER_CABA_BDI:
+        ratio = (RATIO["caba-bdi"] if compressible else 1.0) * OVER_CABA_BDI[design][workload]
     base_ipc = (base_2x or {}).get(workload, BASE_IPC[percent]) if percent == 200 else BASE_IPC[percent]
     ipc = base_ipc * (1.0 if design == "base" else ratio)
     cycles = 1000 / ipc
@@ -55,7 +74,9 @@ def document(workload, variant, base_2x=None):
                    "average_power_w": energy / cycles, "components": {"dram": {"nj": 10.0}}},
         "issue": ({"issued": 40, "memory": 50, "scoreboard": 10} if compressible
                   else {"issued": 60, "memory": 30, "pipeline": 10}),
-        "memory": {"dram": {"read_bursts": 100, "write_bursts": 0}},
+        "memory": {"dram": {"read_bursts": 100, "write_bursts": 0},
+                   "l1d": {"hits": 100, "misses": 50, "form_hits": FORM_HITS.get(design, 0)},
+                   "l2": {"misses": L2_MISSES.get(design, {}).get(workload, 40)}},
     }
     if design != "base":
         bursts = {"w1": 50, "w2": 25, "w3": 100}[workload]
@@ -69,8 +90,11 @@ def document(workload, variant, base_2x=None):
         timing["memory"]["dram"]["read_bursts"] = bursts
     if design.startswith("caba"):
         timing["sm"] = {"assist": {"instructions": 500,
-                                   "decompressions": 4 if design == data.UNCOMPRESSED_L2 else 10,
+                                   "decompressions": 4 if design == data.UNCOMPRESSED_L2
+                                   else 10 + FORM_HITS.get(design, 0),
                                    "decompression_wait_cycles": 1000}}
+        if design == data.DIRECT_LOAD:
+            timing["sm"]["assist"]["direct_loads"] = 70
         timing["energy"]["components"]["assist_warps"] = {"nj": 4.0}
     kernels = [{"regs_per_thread": 20, "cycles": 100,
                 "timing": {"occupancy": {"warps_per_sm": 32}, "resources": {}}},
@@ -131,7 +155,14 @@ class SpecTest(unittest.TestCase):
         self.assertEqual(variants[8], "caba-bdi-ul2")
         self.assertEqual(parsed["variants"]["caba-bdi-ul2"]["overlays"], ["caba-bdi", "caba-uncompressed-l2"])
         self.assertNotIn("sets", parsed["variants"]["caba-bdi-ul2"])
-        self.assertEqual(variants[9:], [f"{d}-bw{p}" for p in (50, 200) for d in spec.BANDWIDTH_DESIGNS])
+        self.assertEqual(variants[9:14], list(CACHE_VARIANTS))
+        for variant, overlay in (("caba-bdi-l1x2", "caba-l1-2x"), ("caba-bdi-l1x4", "caba-l1-4x"),
+                                 ("caba-bdi-l2x2", "caba-l2-2x"), ("caba-bdi-l2x4", "caba-l2-4x"),
+                                 ("caba-bdi-dl", "caba-direct-load")):
+            self.assertEqual(parsed["variants"][variant]["overlays"], ["caba-bdi", overlay])
+            self.assertNotIn("sets", parsed["variants"][variant])
+        self.assertEqual(variants[14:], [f"{d}-bw{p}" for p in (50, 200) for d in spec.BANDWIDTH_DESIGNS])
+        self.assertEqual(len(variants), 22)  # x 45 workloads: the 990 points of run.sh
         self.assertEqual(parsed["variants"]["caba-bdi-bw50"],
                          {"description": parsed["variants"]["caba-bdi-bw50"]["description"],
                           "overlays": ["caba-bdi"], "sets": ["clocks.dram=462.0"]})
@@ -139,6 +170,13 @@ class SpecTest(unittest.TestCase):
         self.assertNotIn("overlays", parsed["variants"]["base"])
         self.assertEqual(parsed["axes"]["size"], ["small"])
         self.assertNotIn("exclude", parsed)
+
+    def test_every_overlay_of_the_spec_exists(self):
+        parsed = tomllib.loads(spec.spec_text(["vecadd"], "small", 924.0))
+        for name, variant in parsed["variants"].items():
+            for overlay in variant.get("overlays", []):
+                self.assertTrue(os.path.isfile(os.path.join(spec.ROOT, "configs", "overlays",
+                                                            f"{overlay}.toml")), (name, overlay))
 
     def test_mixed_size_runs_each_workload_at_one_size(self):
         parsed = tomllib.loads(spec.spec_text(["vecadd", "mst"], "mixed", 924.0))
@@ -379,6 +417,135 @@ class UncompressedL2Test(unittest.TestCase):
         self.assertIn("need no decompression. Not run: this sweep has no `caba-bdi-ul2` runs.", page)
         self.assertIn("**Uncompressed L2.** Not run: this sweep has no `caba-bdi-ul2` runs.", page)
         self.assertNotIn("`caba-bdi-ul2` | CABA-BDI, uncompressed L2", page)
+
+
+class CacheCompressionTest(unittest.TestCase):
+    """w1 (bfs, TRA) and w2 (sssp, hs) selected, w3 (LPS, KM, MM) not: OVER_CABA_BDI."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        self.configs = write_configs(self.folder)
+        patch = mock.patch.object(caba_paper, "APPLICATIONS", CACHE_APPLICATIONS)
+        patch.start()
+        self.addCleanup(patch.stop)
+
+    def headlines(self, report):
+        return hl.Headlines(Study(report, configs=self.configs)).build()
+
+    def test_the_headlines(self):
+        h = self.headlines(write_sweep(self.folder))
+        v = h.verdicts
+        self.assertEqual(v["l1_compression_helps"], "not met")  # w1 1.02 > 1; w2 0.97, 0.98
+        self.assertEqual(v["l1_compression_hurts"], "met")  # w2 0.97, 0.98; w3 0.99, 0.95
+        self.assertEqual(v["l2_compression_helps"], "met")  # w1 1.2; w3 1.05
+        self.assertEqual(v["direct_load"], "met")  # sqrt(1.04 x 1.01) = 1.0249: +2.5%
+        rows = {r[0]: r[1:] for r in h.rows}
+        self.assertEqual(rows["L1 cache compression helps bfs, sssp"],
+                         ("helps (no numbers)", "w1: 2x tags +2.0%, 4x tags -1.0%; w2: 2x tags -3.0%, "
+                          "4x tags -2.0%", "not met"))
+        self.assertEqual(rows["L1 cache compression hurts hw (hs), LPS"],
+                         ("hurts: decompression overhead on every frequent L1 access (no numbers)",
+                          "w2: 2x tags -3.0%, 4x tags -2.0%; w3: 2x tags -1.0%, 4x tags -5.0%", "met"))
+        self.assertEqual(rows["L2 cache compression helps TRA, KM"],
+                         ("helps (no numbers)", "w1: 2x tags +10.0%, 4x tags +20.0%; w3: 2x tags "
+                          "+0.0%, 4x tags +5.0%", "met"))
+        self.assertEqual(rows["Direct-Load over CABA-BDI (average)"],
+                         ("+2.5% (up to +4.6%, MM)", "+2.5% (geometric mean over the 2 selected cases; "
+                          "up to +4.0%, w1)", "met"))
+        # w2 alone fails; its 4x run: 40 of 100 L1 hits on compressed lines, 10 + 40 decompressions
+        # per 1,000 instructions.
+        self.assertEqual(h.reasons["l1_compression_helps"],
+                         "w2: with 4x tags 40.0% of the L1 hits are on lines held compressed, each "
+                         "decompressed again, and assist warps decompress 50.0 lines per 1,000 "
+                         "instructions (CABA-BDI: 10.0)")
+        self.assertEqual(h.reasons["l1_compression_hurts"], "")
+
+    def test_the_reasons_of_l2_compression_and_direct_load(self):
+        with mock.patch.object(caba_paper, "L2_COMPRESSION_HELPS", ["sssp"]), \
+                mock.patch.object(caba_paper, "DIRECT_LOAD", 0.06):
+            h = self.headlines(write_sweep(self.folder))
+        self.assertEqual(h.verdicts["l2_compression_helps"], "not met")  # w2 1.0, 0.9
+        self.assertEqual(h.reasons["l2_compression_helps"],
+                         "w2: Base's L2 hit rate is 50.0%, and with 4x tags the L2 misses 1.10x as "
+                         "often as CABA-BDI's")  # 44 / 40
+        self.assertEqual(h.verdicts["direct_load"], "not met")  # +2.5% < half of +6%
+        # 60 of 100 L1 hits; (70 + 70) decompressions against (10 + 10).
+        self.assertEqual(h.reasons["direct_load"],
+                         "on the selected cases 60.0% of Direct-Load's L1 hits are on lines held "
+                         "compressed, each read by a Direct-Load routine, and its routines run 7.00x "
+                         "as often as CABA-BDI's decompressions")
+
+    def test_applications_without_a_case_have_no_data(self):
+        with mock.patch.object(caba_paper, "APPLICATIONS", CACHE_APPLICATIONS[:3]):
+            h = self.headlines(write_sweep(self.folder))
+        self.assertEqual(h.verdicts["l1_compression_hurts"], "no data")  # LPS has no workload
+        self.assertIn(("L1 cache compression hurts hw (hs), LPS",
+                       "hurts: decompression overhead on every frequent L1 access (no numbers)",
+                       "w2: 2x tags -3.0%, 4x tags -2.0%; LPS: no case", "no data"), h.rows)
+        self.assertEqual(h.verdicts["l2_compression_helps"], "no data")
+
+    def test_the_section_and_the_discussion(self):
+        report = write_sweep(self.folder)
+        s = Study(report, configs=self.configs)
+        self.assertEqual([label for label, _ in caba_page.named_cases(
+            s, caba_page.cache_compression_applications())],
+            ["w1 (bfs, TRA)", "w2 (sssp, hs)", "w3 (LPS, KM, MM, not selected)"])
+        self.assertAlmostEqual(s.run(s.cases[0], "caba-bdi-l1x4").form_hit_share(), 0.4)
+        self.assertAlmostEqual(s.run(s.cases[0], "caba-bdi-dl").decompressions_per_k(), 70.0)
+        page = render(report, self.configs)
+        self.assertNotRegex(page, r"\{[a-z_0-9]*\}")
+        self.assertIn("| `caba-bdi-l1x2` | CABA-BDI, L1 compressed, 2x tags | 1x | `--overlay caba-bdi "
+                      "--overlay caba-l1-2x` |", page)
+        self.assertIn("| `caba-bdi-dl` | CABA-BDI, Direct-Load | 1x | `--overlay caba-bdi --overlay "
+                      "caba-direct-load` |", page)
+        self.assertLess(page.index("## Uncompressed L2"), page.index("## Cache compression and Direct-Load"))
+        self.assertLess(page.index("## Cache compression and Direct-Load"), page.index("## DRAM bandwidth study"))
+        self.assertIn("and L1 compression hurts hw and LPS (decompression overhead on every frequent "
+                      "L1 access; hw: not in the study's list; taken as hs). Direct-Load, where the "
+                      "coalescer extracts the deltas a load needs from a compressed line, gains +2.5% "
+                      "over CABA-BDI on average, up to +4.6% (MM).", page)
+        self.assertIn("| case | CABA-BDI / Base | L1 2x tags | L1 4x tags | L2 2x tags | L2 4x tags | "
+                      "Direct-Load | L1 hits on compressed lines (4x) | L2 misses (4x) / CABA-BDI |", page)
+        self.assertIn("| w1 (bfs, TRA) | 1.50 | 1.02 | 0.99 | 1.10 | 1.20 | 1.04 | 40.0% | 0.50 |", page)
+        self.assertIn("| w2 (sssp, hs) | 1.50 | 0.97 | 0.98 | 1.00 | 0.90 | 1.01 | 40.0% | 1.10 |", page)
+        self.assertIn("| w3 (LPS, KM, MM, not selected) | 1.00 | 0.99 | 0.95 | 1.00 | 1.05 | 1.00 | 40.0% "
+                      "| 0.90 |", page)
+        # sqrt(1.02 x 0.97) = 0.995, sqrt(0.99 x 0.98) = 0.985, sqrt(1.1) = 1.049, sqrt(1.08) = 1.039,
+        # sqrt(1.04 x 1.01) = 1.025, sqrt(0.5 x 1.1) = 0.742.
+        self.assertIn("| **mean, selected** (2) | 1.50 | 0.99 | 0.98 | 1.05 | 1.04 | 1.02 | 40.0% | 0.74 |",
+                      page)
+        self.assertIn("| L1 cache compression helps bfs, sssp | helps (no numbers) | w1: 2x tags +2.0%, "
+                      "4x tags -1.0%; w2: 2x tags -3.0%, 4x tags -2.0% | not met |", page)
+        self.assertIn("**Cache compression and Direct-Load.** Against CABA-BDI on the selected cases "
+                      "(geometric means), compressing the L1 changes IPC by -0.5% with 2x tags and -1.5% "
+                      "with 4x tags, 40.0% of the latter's L1 hits being on lines it holds compressed, "
+                      "each decompressed again; compressing the L2 by +4.9% with 2x tags and +3.9% with "
+                      "4x tags, the latter missing in the L2 0.74x as often as CABA-BDI; Direct-Load by "
+                      "+2.5%.\nNot met:\n\n- *L1 cache compression helps bfs, sssp*: w2: with 4x tags "
+                      "40.0% of the L1 hits", page)
+
+    def test_without_their_runs_the_page_says_not_run(self):
+        report = write_sweep(self.folder, skip=CACHE_VARIANTS)
+        h = self.headlines(report)
+        for key in ("l1_compression_helps", "l1_compression_hurts", "l2_compression_helps", "direct_load"):
+            self.assertEqual(h.verdicts[key], "not run")
+        page = render(report, self.configs)
+        self.assertNotRegex(page, r"\{[a-z_0-9]*\}")
+        self.assertIn("| L1 cache compression helps bfs, sssp | helps (no numbers) | not run (no "
+                      "`caba-bdi-l1x2`, `caba-bdi-l1x4` runs) | not run |", page)
+        self.assertIn("| L2 cache compression helps TRA, KM | helps (no numbers) | not run (no "
+                      "`caba-bdi-l2x2`, `caba-bdi-l2x4` runs) | not run |", page)
+        self.assertIn("| Direct-Load over CABA-BDI (average) | +2.5% (up to +4.6%, MM) | not run (no "
+                      "`caba-bdi-dl` runs) | not run |", page)
+        not_run = ("Not run: this sweep has no `caba-bdi-l1x2`, `caba-bdi-l1x4`, `caba-bdi-l2x2`, "
+                   "`caba-bdi-l2x4`, `caba-bdi-dl` runs.")
+        self.assertIn("instead of the whole line's decompression. " + not_run, page)
+        self.assertIn("**Cache compression and Direct-Load.** " + not_run, page)
+
+    def test_without_direct_load_only_its_row_is_not_run(self):
+        h = self.headlines(write_sweep(self.folder, skip=("caba-bdi-dl",)))
+        self.assertEqual(h.verdicts["direct_load"], "not run")
+        self.assertEqual(h.verdicts["l1_compression_hurts"], "met")
 
 
 if __name__ == "__main__":

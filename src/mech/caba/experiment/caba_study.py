@@ -33,6 +33,12 @@ class Study:
         study = paper.study_workloads()
         self.study = [c for c in self.cases if c.workload in study]
 
+    def cases_of(self, application):
+        """The cases (every size) of the workload that stands for one of the study's application
+        names (caba_paper.workload_of)."""
+        workload = paper.workload_of(application)
+        return [c for c in self.cases if workload is not None and c.workload == workload]
+
     # Runs.
     def run(self, case, design, percent=data.FULL):
         design, is_profiled = data.unprofiled(design)

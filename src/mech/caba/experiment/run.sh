@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The CABA memory-compression experiment (src/mech/caba/README.md, docs/results/caba.md):
-#   1. spec.py OUT/spec.toml                         the study's designs and the bandwidth study
-#                                                    on the suite, on fermi-caba
-#   2. warpsim sweep OUT/spec.toml --out OUT/sweep   765 points at the mixed size, about 20
+#   1. spec.py OUT/spec.toml                         the study's designs, its cache-compression
+#                                                    designs and Direct-Load, and the bandwidth
+#                                                    study on the suite, on fermi-caba
+#   2. warpsim sweep OUT/spec.toml --out OUT/sweep   990 points at the mixed size, about 17
 #                                                    minutes at --jobs 2 on an idle 2-core machine
 #   3. warpsim report OUT/sweep --template caba_page.py --out DOCS/caba.md
 #

@@ -5,6 +5,9 @@ results page (caba_page.py) needs, on fermi-caba:
     hw-bdi-mem, hw-bdi, ideal-bdi, caba-bdi, caba-fpc, caba-cpack, caba-best;
   - the study's uncompressed-L2 option: CABA-BDI with lines compressed in DRAM only (variant
     caba-bdi-ul2, overlays caba-bdi and caba-uncompressed-l2);
+  - the study's cache-compression designs: CABA-BDI with the L1 or the L2 holding lines
+    compressed, with 2x or 4x the tags (variants caba-bdi-l1x2, -l1x4, -l2x2, -l2x4; overlays
+    caba-bdi and caba-l1-2x, ...), and Direct-Load (caba-bdi-dl: caba-bdi and caba-direct-load);
   - the bandwidth study: Base, HW-BDI, Ideal-BDI and CABA-BDI with the DRAM clock at 0.5x and
     2x the configuration's (variants DESIGN-bw50, DESIGN-bw200; clocks.dram, read from the
     configuration's TOML files, so the spec follows the configuration);
@@ -15,7 +18,7 @@ Sizes: "mixed" (the default) runs AT_DEFAULT at size default, where their data a
 the 768 KB L2 and the runs bandwidth-bound enough for compression to matter, and every other
 workload at small; any other size runs every workload at that size. AT_DEFAULT holds the
 study's applications whose data compress (at least 10% of the DRAM bursts saved at small) and
-whose seventeen runs at default are affordable. bfs at default (a 23% DRAM-utilised run, where
+whose twenty-two runs at default are affordable. bfs at default (a 23% DRAM-utilised run, where
 its small size is L2-resident) takes about five times as long as each of the others; sssp
 (twice bfs, 11% of the bandwidth) and page-view-count (L2-resident at default too) stay at
 small.
@@ -73,6 +76,12 @@ def variants(dram_mhz):
     """{name: (description, overlays, sets)} in the sweep's order."""
     v = {d: (DESCRIPTIONS[d], [] if d == "base" else [d], []) for d in data.DESIGNS}
     v[data.UNCOMPRESSED_L2] = UNCOMPRESSED_L2
+    for name, (level, factor) in data.CACHE_COMPRESSION.items():
+        v[name] = (f"CABA-BDI with the {level} holding lines compressed in their size, {factor}x "
+                   "the tags", ["caba-bdi", f"caba-{level.lower()}-{factor}x"], [])
+    v[data.DIRECT_LOAD] = ("CABA-BDI with Direct-Load: the L1 keeps lines compressed, each load "
+                           "adds the base to the deltas the coalescer extracts",
+                           ["caba-bdi", "caba-direct-load"], [])
     for p in PERCENTS:
         for d in BANDWIDTH_DESIGNS:
             v[data.variant_name(d, p)] = (
