@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The full check: Release build + all tests, a Debug build with AddressSanitizer and
-# UndefinedBehaviorSanitizer + all tests, a clang libFuzzer build of every fuzz target and a
+# UndefinedBehaviorSanitizer (the simulator's libraries at -O1, the tests at -O0) + all tests, a clang libFuzzer build of every fuzz target and a
 # bounded fuzzing run of each on its seed corpus. Exits non-zero when any step fails and prints a
 # summary of every step.
 #
