@@ -117,14 +117,27 @@ TEST_P(BdiRoutines, CompressWritesTheLibrarysBytes) {
 
 INSTANTIATE_TEST_SUITE_P(LineSizes, BdiRoutines, testing::Values(64u, 128u));
 
-TEST(BdiRoutineCost, DecompressingAB8D1LineTakesFourteenWarpInstructions) {
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(128), "bdi.ptx"));
-  timing::AssistExecutor exec(store);
-  uint8_t line[128], encoded[128];
+// Sixteen 8-byte pointers 0x8001D000 + 8i: b8d1, 25 bytes.
+void pointerLine(uint8_t* line) {
   for (uint64_t i = 0; i < 16; ++i) {
     const uint64_t v = 0x8001D000ull + 8 * i;
     std::memcpy(line + 8 * i, &v, 8);
   }
+}
+
+// Pointers in even slots, small ints (the zero base) in odd ones: b8d1 with the mask, 27 bytes.
+void pointersAndSmallInts(uint8_t* line) {
+  for (uint64_t i = 0; i < 16; ++i) {
+    const uint64_t v = i % 2 ? i : 0x8001D000ull + i;
+    std::memcpy(line + 8 * i, &v, 8);
+  }
+}
+
+TEST(BdiRoutineCost, DecompressingAB8D1LineTakesFourteenWarpInstructions) {
+  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(128), "bdi.ptx"));
+  timing::AssistExecutor exec(store);
+  uint8_t line[128], encoded[128];
+  pointerLine(line);
   const CompressedLine c = compress(Algorithm::BdiCaba, line, 128, encoded);
   ASSERT_EQ(c.bytes, 25u);
   const uint64_t address = 0;
@@ -136,10 +149,7 @@ TEST(BdiRoutineCost, DecompressingAB8D1LineTakesFourteenWarpInstructions) {
   // Pointers in even slots, small ints (the zero base) in odd ones: b8d1 with the mask, the
   // base at byte 3. Four more: the mask's 32 bits funnel-shifted once from the words the base
   // loads, then per value its bit, the test and the select.
-  for (uint64_t i = 0; i < 16; ++i) {
-    const uint64_t v = i % 2 ? i : 0x8001D000ull + i;
-    std::memcpy(line + 8 * i, &v, 8);
-  }
+  pointersAndSmallInts(line);
   const CompressedLine m = compress(Algorithm::BdiCaba, line, 128, encoded);
   ASSERT_EQ(m.bytes, 27u);
   ASSERT_EQ(encoded[0] & 0x10, 0x10);
@@ -152,10 +162,7 @@ TEST(BdiRoutineCost, DirectLoadOfAB8D1LineTakesEightWarpInstructionsTwelveWithTh
   timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(128), "bdi.ptx"));
   timing::AssistExecutor exec(store);
   uint8_t line[128], encoded[128];
-  for (uint64_t i = 0; i < 16; ++i) {
-    const uint64_t v = 0x8001D000ull + 8 * i;
-    std::memcpy(line + 8 * i, &v, 8);
-  }
+  pointerLine(line);
   ASSERT_EQ(compress(Algorithm::BdiCaba, line, 128, encoded).bytes, 25u);
   uint8_t staging[kBdiDirectLoadDeltas + 128];
   uint32_t staged = bdiDirectLoadStaging(encoded, 128, staging);
@@ -168,10 +175,7 @@ TEST(BdiRoutineCost, DirectLoadOfAB8D1LineTakesEightWarpInstructionsTwelveWithTh
   // destination's offset and write, exit: 8 where decompression takes 14.
   EXPECT_EQ(exec.steps().size(), 8u);
   EXPECT_EQ(std::memcmp(exec.shared() + 128, line, 128), 0);
-  for (uint64_t i = 0; i < 16; ++i) {
-    const uint64_t v = i % 2 ? i : 0x8001D000ull + i;
-    std::memcpy(line + 8 * i, &v, 8);
-  }
+  pointersAndSmallInts(line);
   ASSERT_EQ(compress(Algorithm::BdiCaba, line, 128, encoded).bytes, 27u);
   staged = bdiDirectLoadStaging(encoded, 128, staging);
   uint32_t selectors;
