@@ -39,7 +39,8 @@ std::vector<std::string> names(bool overlays) {
 
 TEST(Bundled, ListsTheGpusAndOverlays) {
   EXPECT_EQ(names(false),
-            (std::vector<std::string>{"a100", "fermi-caba", "fermi-rfh", "gtx480", "h100", "v100"}));
+            (std::vector<std::string>{"a100", "fermi-caba", "fermi-rfh", "gtx480", "gtx980", "h100", "k40",
+                                      "v100"}));
   // The core's overlays; mechanisms add their own (configs/overlays/<mechanism>*.toml).
   const std::vector<std::string> overlays = names(true);
   for (const char* core : {"fermi-l1-48k", "lrr", "two-level"}) {
@@ -109,7 +110,8 @@ TEST(Bundled, VariantsInheritFromTheirBase) {
 TEST(Bundled, DramBandwidthMatchesTheSpecifications) {
   // channels x 32-byte bursts / burst_cycles x DRAM clock, in GB/s.
   const std::pair<const char*, double> kSpec[] = {
-      {"gtx480", 177.4}, {"fermi-rfh", 256.0}, {"v100", 900.0}, {"a100", 1555.0}, {"h100", 3350.0}};
+      {"gtx480", 177.4}, {"fermi-rfh", 256.0}, {"k40", 288.0}, {"gtx980", 224.0},
+      {"v100", 900.0}, {"a100", 1555.0}, {"h100", 3350.0}};
   for (const auto& [gpu, gbps] : kSpec) {
     Tree tree = Tree::load(gpu);
     Section dram = tree.section("dram");

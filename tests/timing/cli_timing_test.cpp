@@ -125,7 +125,7 @@ TEST(CliTiming, ConfigErrorsAreOneLine) {
 TEST(CliTiming, ConfigListNamesTheBundledGpus) {
   Cli r = runCli({"config", "list"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  for (const char* name : {"gtx480", "fermi-rfh", "v100", "a100", "h100"}) {
+  for (const char* name : {"gtx480", "fermi-rfh", "k40", "gtx980", "v100", "a100", "h100"}) {
     EXPECT_TRUE(contains(r.out, name)) << name;
   }
 }
