@@ -27,6 +27,7 @@ Workload stencil3dWorkload();
 Workload sradWorkload();
 Workload hotspotWorkload();
 Workload nbodyWorkload();
+Workload barnesHutWorkload();
 Workload ludWorkload();
 Workload gaussianWorkload();
 Workload backpropWorkload();
@@ -52,6 +53,7 @@ Workload laplace3dWorkload();
 Workload jpegDecodeWorkload();
 Workload rayTraceWorkload();
 Workload stringMatchWorkload();
+Workload nqueensWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
@@ -82,6 +84,7 @@ std::vector<Workload> allWorkloads() {
       sradWorkload(),
       hotspotWorkload(),
       nbodyWorkload(),
+      barnesHutWorkload(),
       ludWorkload(),
       gaussianWorkload(),
       backpropWorkload(),
@@ -95,6 +98,7 @@ std::vector<Workload> allWorkloads() {
       ssspWorkload(),
       mstWorkload(),
       stringMatchWorkload(),
+      nqueensWorkload(),
       spmvWorkload(),
       kmeansWorkload(),
       nwWorkload(),

@@ -25,6 +25,18 @@ struct WorkloadContext {
   uint64_t size;
   uint64_t seed;
   std::vector<runtime::LaunchReport>& reports;
+  // The resource specification asked for (Workload::spec says which a workload accepts; 0: the
+  // workload's own choice). A specification changes how the work is laid out on the GPU, never
+  // the result: every point verifies against the same CPU reference.
+  uint32_t threadsPerBlock = 0;      // threads per CTA of the workload's main kernels
+  uint32_t sharedBytesPerBlock = 0;  // shared memory (scratchpad) bytes per CTA of those kernels
+};
+
+// The resource specifications a workload accepts (empty lists: none; it runs its own).
+struct SpecSpace {
+  std::vector<uint32_t> threadsPerBlock;      // accepted values, ascending
+  std::vector<uint32_t> sharedBytesPerBlock;  // accepted values, ascending
+  std::string meaning;  // one line: what the two parameters change in this workload
 };
 
 struct Outcome {
@@ -43,6 +55,7 @@ struct Workload {
   uint64_t largeSize = 0;
   uint64_t maxSize = 0;  // the largest size the driver accepts
   std::function<Outcome(WorkloadContext&)> run;
+  SpecSpace spec;  // resource specifications it accepts (WorkloadContext::threadsPerBlock, ...)
 };
 
 enum class SizePreset : uint8_t { Small, Default, Large };

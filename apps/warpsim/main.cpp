@@ -95,6 +95,15 @@ int main(int argc, char** argv) {
   runCmd->add_flag("--initcheck", run.initcheck,
                    "Report reads of device memory never written, one line per launch, and exit "
                    "with status 1 if there were any");
+  runCmd->add_option("--threads-per-block", run.threadsPerBlock,
+                     "Resource specification: threads per CTA of the workload's main kernels, "
+                     "one of the values it accepts (warpsim list --specs); it changes how the "
+                     "work is laid out, never the result")
+      ->check(kAtLeastOne);
+  runCmd->add_option("--shared-per-block", run.sharedPerBlock,
+                     "Resource specification: shared memory bytes per CTA of the workload's main "
+                     "kernels, one of the values it accepts (warpsim list --specs)")
+      ->check(kAtLeastOne);
   runCmd->add_flag("-q,--quiet", run.quiet, "Print nothing (use with --stats)");
   runCmd->add_option("--config", run.config, "GPU configuration: a bundled name or a TOML file");
   // One value per occurrence: `--set k=v sgemm-tiled` leaves the workload alone.
@@ -110,6 +119,10 @@ int main(int argc, char** argv) {
 
   CLI::App* listCmd = app.add_subcommand(
       "list", "List the workloads: name, category, description and sizes");
+  bool listSpecs = false;
+  listCmd->add_flag("--specs", listSpecs,
+                    "List the resource specifications (threads and shared memory per block) "
+                    "the workloads accept, and what they change");
 
   CLI::App* configCmd = app.add_subcommand(
       "config", "List the bundled GPU configurations and overlays, or show one resolved");
@@ -230,7 +243,7 @@ int main(int argc, char** argv) {
   try {
     if (runCmd->parsed() && !run.program.empty()) return runProgram(run);
     if (runCmd->parsed()) return run.all ? runAllWorkloads(run) : runWorkload(run);
-    if (listCmd->parsed()) return listWorkloads();
+    if (listCmd->parsed()) return listWorkloads(listSpecs);
     if (configListCmd->parsed()) return listConfigs();
     if (configShowCmd->parsed()) return showModelConfig(configName, configOverlays, configSets);
     if (checkCmd->parsed()) return checkPtx(check);

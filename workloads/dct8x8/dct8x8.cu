@@ -7,20 +7,27 @@
 //   F[v][u] = sum_y C[v][y] sum_x C[u][x] p[y][x]
 // and the inverse is its transpose, p[y][x] = sum_v C[v][y] sum_u C[u][x] F[v][u].
 //
-// A 32 x 8 CTA owns four side-by-side blocks, one pixel per thread. Each 2-D transform is two
-// passes of 8-term dot products through shared memory: along rows (thread (tx, ty) computes
-// entry tx % 8 of its block's row ty), then along columns. The basis is in constant memory.
-// In the column pass every lane of a warp (one image row) needs the same basis row, which the
-// constant cache broadcasts; in the row pass the lanes need eight different entries, so the CTA
-// first copies the basis to shared memory, laid out so that those eight are in eight banks.
+// A TILE_W x 8 CTA owns TILE_W / 8 side-by-side blocks, one pixel per thread (TILE_W = 32,
+// four blocks, unless a resource specification asks for another block size). Each 2-D transform
+// is two passes of 8-term dot products through shared memory: along rows (thread (tx, ty)
+// computes entry tx % 8 of its block's row ty), then along columns. The basis is in constant
+// memory. In the column pass every lane of a warp (one image row) needs the same basis row,
+// which the constant cache broadcasts; in the row pass the lanes need eight different entries,
+// so the CTA first copies the basis to shared memory, laid out so that those eight are in eight
+// banks.
+//
+// The tile width is a template parameter so that each block size gets kernels compiled for it,
+// with shared tiles of its size, as a programmer would write them; dct8x8_forward and
+// dct8x8_inverse are the 32-wide ones, dct8x8_{forward,inverse}_t<threads> the others.
 
 #define BLOCK 8
-#define TILE_W 32  // four blocks side by side: blockDim = (TILE_W, BLOCK)
 
 __constant__ float c_basis[BLOCK * BLOCK];  // C[u][x] at u * 8 + x
 
-extern "C" __global__ void dct8x8_forward(const float* __restrict__ image,
-                                          float* __restrict__ coeffs, int width) {
+// blockDim = (TILE_W, BLOCK), TILE_W a multiple of 8 (at least 64 threads copy the basis).
+template <int TILE_W>
+__device__ __forceinline__ void forward(const float* __restrict__ image,
+                                        float* __restrict__ coeffs, int width) {
   __shared__ float basisT[BLOCK][BLOCK];  // basisT[x][u] = C[u][x]
   __shared__ float pixels[BLOCK][TILE_W];
   __shared__ float rows[BLOCK][TILE_W];
@@ -52,8 +59,9 @@ extern "C" __global__ void dct8x8_forward(const float* __restrict__ image,
   if (inside) coeffs[static_cast<size_t>(y) * width + x] = sum;
 }
 
-extern "C" __global__ void dct8x8_inverse(const float* __restrict__ coeffs,
-                                          float* __restrict__ image, int width) {
+template <int TILE_W>
+__device__ __forceinline__ void inverse(const float* __restrict__ coeffs,
+                                        float* __restrict__ image, int width) {
   __shared__ float basis[BLOCK][BLOCK];  // basis[u][x] = C[u][x]
   __shared__ float freq[BLOCK][TILE_W];
   __shared__ float rows[BLOCK][TILE_W];
@@ -81,3 +89,19 @@ extern "C" __global__ void dct8x8_inverse(const float* __restrict__ coeffs,
   for (int k = 0; k < BLOCK; ++k) sum = fmaf(c_basis[k * BLOCK + ty], rows[k][tx], sum);
   if (inside) image[static_cast<size_t>(y) * width + x] = sum + 128.0f;
 }
+
+#define DCT8X8_KERNELS(SUFFIX, TILE_W)                                                        \
+  extern "C" __global__ void dct8x8_forward##SUFFIX(const float* __restrict__ image,         \
+                                                    float* __restrict__ coeffs, int width) { \
+    forward<TILE_W>(image, coeffs, width);                                                   \
+  }                                                                                          \
+  extern "C" __global__ void dct8x8_inverse##SUFFIX(const float* __restrict__ coeffs,        \
+                                                    float* __restrict__ image, int width) {  \
+    inverse<TILE_W>(coeffs, image, width);                                                   \
+  }
+
+DCT8X8_KERNELS(, 32)  // the default: 256 threads
+DCT8X8_KERNELS(_t64, 8)
+DCT8X8_KERNELS(_t128, 16)
+DCT8X8_KERNELS(_t512, 64)
+DCT8X8_KERNELS(_t1024, 128)

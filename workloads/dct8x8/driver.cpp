@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "check.h"
+#include "func/program.h"
 #include "workload.h"
 
 namespace warpsim::workloads {
@@ -11,8 +12,48 @@ namespace warpsim::workloads {
 namespace {
 
 constexpr int kBlock = 8;
-constexpr uint32_t kTileWidth = 32;  // TILE_W of dct8x8.cu
+constexpr uint32_t kTileWidth = 32;  // TILE_W of the default kernels of dct8x8.cu
 constexpr double kPi = 3.14159265358979323846;
+
+// The resource specifications. A CTA is (tile width) x 8 threads, one pixel each, so the
+// threads per block pick the tile width and the kernels dct8x8.cu compiles for it (their shared
+// tiles take 256 + 8 bytes per thread). Shared memory per block is the CTA's total: the tiles
+// plus dynamic shared memory that nothing accesses. Every accepted total holds the largest
+// tiles (8448 bytes) and fits the smallest bundled SM (32 KB), so any pair of the two lists runs.
+struct Variant {
+  uint32_t threads;
+  const char* suffix;  // of the kernel names
+};
+constexpr Variant kVariants[] = {
+    {64, "_t64"}, {128, "_t128"}, {256, ""}, {512, "_t512"}, {1024, "_t1024"}};
+const std::vector<uint32_t> kSharedTotals = {9216, 12288, 16384, 24576, 32768};
+
+const Variant& variantFor(uint32_t threads) {
+  for (const Variant& v : kVariants) {
+    if (v.threads == threads) return v;
+  }
+  throw runtime::Error(fmt::format("dct8x8: no kernels for {} threads per block", threads));
+}
+
+std::vector<uint32_t> variantThreads() {
+  std::vector<uint32_t> threads;
+  for (const Variant& v : kVariants) threads.push_back(v.threads);
+  return threads;
+}
+
+// The dynamic shared bytes that bring `kernel`'s CTAs to `total` bytes (0: no padding).
+uint32_t padding(const runtime::Kernel& kernel, uint32_t total) {
+  if (total == 0) return 0;
+  // The tiles, aligned as the engine places dynamic shared memory after them.
+  const uint32_t tiles = kernel.program().dynamicSharedBase(kernel.index());
+  if (total < tiles) {
+    throw runtime::Error(
+        fmt::format("dct8x8: {} bytes of shared memory per block is less than "
+                    "the {} bytes of {}'s tiles",
+                    total, tiles, kernel.name()));
+  }
+  return total - tiles;
+}
 
 // An 8-bit photograph-like image: a smooth vertical and horizontal shading (sky, lighting), a
 // few flat objects with sharp edges (disks and rectangles of their own brightness, partly
@@ -122,9 +163,17 @@ Outcome run(WorkloadContext& ctx) {
   gpu.memcpyHtoD(mod.symbolAddress("c_basis"), basis.data(), basis.size() * sizeof(float));
   uint64_t dImage = gpu.upload(image), dCoeffs = gpu.malloc(pixels * sizeof(float));
   uint64_t dBack = gpu.malloc(pixels * sizeof(float));
-  const func::Dim3 grid{ceilDiv(n, kTileWidth), static_cast<uint32_t>(n / kBlock)};
-  launch(ctx, mod.kernel("dct8x8_forward"), grid, {kTileWidth, kBlock}, 0, dImage, dCoeffs, n);
-  launch(ctx, mod.kernel("dct8x8_inverse"), grid, {kTileWidth, kBlock}, 0, dCoeffs, dBack, n);
+  const Variant& variant =
+      variantFor(ctx.threadsPerBlock == 0 ? kTileWidth * kBlock : ctx.threadsPerBlock);
+  const uint32_t tileWidth = variant.threads / kBlock;
+  runtime::Kernel forwardKernel = mod.kernel(std::string("dct8x8_forward") + variant.suffix);
+  runtime::Kernel inverseKernel = mod.kernel(std::string("dct8x8_inverse") + variant.suffix);
+  const func::Dim3 grid{ceilDiv(n, tileWidth), static_cast<uint32_t>(n / kBlock)};
+  const func::Dim3 block{tileWidth, kBlock};
+  launch(ctx, forwardKernel, grid, block, padding(forwardKernel, ctx.sharedBytesPerBlock), dImage,
+         dCoeffs, n);
+  launch(ctx, inverseKernel, grid, block, padding(inverseKernel, ctx.sharedBytesPerBlock), dCoeffs,
+         dBack, n);
   std::vector<float> coeffs = gpu.download<float>(dCoeffs, pixels);
   std::vector<float> back = gpu.download<float>(dBack, pixels);
 
@@ -182,7 +231,11 @@ Workload dct8x8Workload() {
           1024,
           2048,
           8192,
-          run};
+          run,
+          {variantThreads(), kSharedTotals,
+           "threads: 8-row tiles of threads/8 pixels (threads/64 DCT blocks per CTA), kernels "
+           "compiled per tile width, 256 + 8 B of shared tiles per thread; shared: the CTA's "
+           "total, unused dynamic shared memory on top of the tiles"}};
 }
 
 }  // namespace warpsim::workloads

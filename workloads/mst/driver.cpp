@@ -10,7 +10,7 @@ namespace warpsim::workloads {
 
 namespace {
 
-constexpr uint32_t kThreads = 256;
+constexpr uint32_t kThreads = 256;  // unless a resource specification asks for another count
 
 // Kruskal with the kernel's order: by travel time, then road number. Returns the roads' flags.
 std::vector<uint8_t> kruskal(const RoadNetwork& net) {
@@ -37,6 +37,10 @@ std::vector<uint8_t> kruskal(const RoadNetwork& net) {
   }
   return inForest;
 }
+
+// The block sizes a resource specification may ask for: powers of two from a warp to the largest
+// CTA, and 192 and 768, which fill a 1536-thread SM with 8 and 2 CTAs.
+const std::vector<uint32_t> kSpecThreads = {32, 64, 128, 192, 256, 512, 768, 1024};
 
 Outcome run(WorkloadContext& ctx) {
   const int edge = static_cast<int>(ctx.size);
@@ -67,19 +71,22 @@ Outcome run(WorkloadContext& ctx) {
   uint64_t dForest = gpu.malloc(roads), dJoined = gpu.malloc(sizeof(int));
   gpu.memset(dMin, 0xff, n * sizeof(uint64_t));
   gpu.memset(dForest, 0, roads);
-  const uint32_t blocks = ceilDiv(n, kThreads);
+  // Every kernel has one thread per vertex (or root) and no shared memory, so the block size
+  // changes only how the vertices are grouped into CTAs.
+  const uint32_t threads = ctx.threadsPerBlock == 0 ? kThreads : ctx.threadsPerBlock;
+  const uint32_t blocks = ceilDiv(n, threads);
   int rounds = 0, cur = 0;
   for (int joined = 1; joined != 0; ++rounds, cur ^= 1) {
     // Every round with a join at least halves the number of components that still have a road
     // out, so a correct run needs at most log2(n) + 1 rounds.
     if (rounds > 40) return fail("Boruvka did not converge");
     gpu.memset(dJoined, 0, sizeof(int));
-    launch(ctx, mod.kernel("mst_min_edge"), {blocks}, {kThreads}, 0, dRowStart, dTarget, dRoad,
+    launch(ctx, mod.kernel("mst_min_edge"), {blocks}, {threads}, 0, dRowStart, dTarget, dRoad,
            dSeconds, dComp[cur], dMin, n);
-    launch(ctx, mod.kernel("mst_hook"), {blocks}, {kThreads}, 0, dEnds, dComp[cur], dMin, dHook, n);
-    launch(ctx, mod.kernel("mst_select"), {blocks}, {kThreads}, 0, dHook, dMin, dComp[cur], dForest,
+    launch(ctx, mod.kernel("mst_hook"), {blocks}, {threads}, 0, dEnds, dComp[cur], dMin, dHook, n);
+    launch(ctx, mod.kernel("mst_select"), {blocks}, {threads}, 0, dHook, dMin, dComp[cur], dForest,
            dJoined, n);
-    launch(ctx, mod.kernel("mst_jump"), {blocks}, {kThreads}, 0, dComp[cur], dComp[cur ^ 1], dMin,
+    launch(ctx, mod.kernel("mst_jump"), {blocks}, {threads}, 0, dComp[cur], dComp[cur ^ 1], dMin,
            n);
     joined = gpu.download<int>(dJoined, 1)[0];
   }
@@ -118,7 +125,8 @@ Workload mstWorkload() {
           224,
           1024,
           4096,
-          run};
+          run,
+          {kSpecThreads, {}, "threads per CTA of the four Boruvka kernels (a thread per vertex)"}};
 }
 
 }  // namespace warpsim::workloads

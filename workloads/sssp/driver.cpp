@@ -13,7 +13,7 @@ namespace warpsim::workloads {
 
 namespace {
 
-constexpr uint32_t kThreads = 256;
+constexpr uint32_t kThreads = 256;      // unless a resource specification asks for another count
 constexpr uint32_t kScanThreads = 256;  // SCAN_THREADS of sssp.cu
 
 std::vector<int> dijkstra(const RoadCsr& g, int source) {
@@ -36,6 +36,10 @@ std::vector<int> dijkstra(const RoadCsr& g, int source) {
   }
   return dist;
 }
+
+// The block sizes a resource specification may ask for: powers of two from a warp to the largest
+// CTA, and 192 and 768, which fill a 1536-thread SM with 8 and 2 CTAs.
+const std::vector<uint32_t> kSpecThreads = {32, 64, 128, 192, 256, 512, 768, 1024};
 
 Outcome run(WorkloadContext& ctx) {
   const int edge = static_cast<int>(ctx.size);
@@ -67,6 +71,10 @@ Outcome run(WorkloadContext& ctx) {
   const int one = 1;
   gpu.memcpyHtoD(dWorklist, &source, sizeof(int));
   gpu.memcpyHtoD(dSize, &one, sizeof(int));
+  // sssp_relax and frontier_scatter have a thread per worklist entry or bitmap word and no
+  // shared memory, so the block size changes only how those are grouped into CTAs; the one-CTA
+  // frontier_scan keeps its compile-time size.
+  const uint32_t threads = ctx.threadsPerBlock == 0 ? kThreads : ctx.threadsPerBlock;
   int size = 1, rounds = 0, in = 0;
   uint64_t relaxed = 0;  // worklist entries processed
   for (; size > 0; ++rounds, in ^= 1) {
@@ -74,10 +82,10 @@ Outcome run(WorkloadContext& ctx) {
     // most n rounds.
     if (rounds > n) return fail("the worklist never became empty");
     relaxed += size;
-    launch(ctx, relax, {ceilDiv(size, kThreads)}, {kThreads}, 0, dRowStart, dTarget, dSeconds,
+    launch(ctx, relax, {ceilDiv(size, threads)}, {threads}, 0, dRowStart, dTarget, dSeconds,
            dDist[in], dDist[in ^ 1], dWorklist, dSize, dFrontier);
     launch(ctx, scan, {1}, {kScanThreads}, 0, dFrontier, words, dOffsets, dSize);
-    launch(ctx, scatter, {ceilDiv(words, kThreads)}, {kThreads}, 0, dFrontier, words, dOffsets,
+    launch(ctx, scatter, {ceilDiv(words, threads)}, {threads}, 0, dFrontier, words, dOffsets,
            dWorklist);
     size = gpu.download<int>(dSize, 1)[0];
   }
@@ -105,7 +113,11 @@ Workload ssspWorkload() {
           512,
           2048,
           4096,
-          run};
+          run,
+          {kSpecThreads,
+           {},
+           "threads per CTA of sssp_relax and frontier_scatter (a thread per "
+           "worklist entry, bitmap word); frontier_scan stays one CTA of 256"}};
 }
 
 }  // namespace warpsim::workloads

@@ -28,6 +28,9 @@ struct RunArgs {
   std::string maxRegisters;     // --max-registers off|minimal|N: compiler.registers=...
   bool memcheck = false;        // --memcheck: accesses outside every allocation are faults
   bool initcheck = false;       // --initcheck: report reads of never-written device memory
+  // The resource specification (workloads::SpecSpace; 0: the workload's own choice).
+  uint32_t threadsPerBlock = 0;  // --threads-per-block
+  uint32_t sharedPerBlock = 0;   // --shared-per-block (bytes)
   // `warpsim run [options] -- PROGRAM [ARGS...]`: the program and its arguments.
   std::vector<std::string> program;
 };
@@ -45,8 +48,8 @@ int runAllWorkloads(const RunArgs& args);
 // Throws runtime::Error when the program is missing or does not load libcudart.so.13.
 int runProgram(const RunArgs& args);
 
-// `warpsim list`
-int listWorkloads();
+// `warpsim list`; `specs`: `warpsim list --specs`, the resource specifications workloads accept.
+int listWorkloads(bool specs);
 
 struct CheckArgs {
   std::string file;

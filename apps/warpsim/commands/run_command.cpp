@@ -6,6 +6,7 @@
 
 #include "commands/commands.h"
 #include "commands/run_one.h"
+#include "commands/workload_spec.h"
 #include "config/config.h"
 #include "runtime/error.h"
 
@@ -55,6 +56,7 @@ void writeStats(const std::string& path, const RunSummary& summary) {
 }  // namespace
 
 RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
+  checkSpec(w, args.threadsPerBlock, args.sharedPerBlock);
   runtime::DeviceOptions options;
   options.numSms = args.sms;
   if (args.estimate) options.resources = runtime::DeviceOptions::Resources::Estimate;
@@ -76,11 +78,14 @@ RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
   std::tie(summary.size, summary.sizeName) = resolveSize(w, args.size);
   summary.sizeMeaning = w.sizeMeaning;
   summary.seed = args.seed;
+  summary.threadsPerBlock = args.threadsPerBlock;
+  summary.sharedPerBlock = args.sharedPerBlock;
   summary.mode = args.mode;
   summary.sms = device.properties().numSms;  // the configured GPU's, in either mode
   summary.config = device.configTree()->name();
   summary.resourceSource = args.estimate ? "estimate" : "ptxas";
-  workloads::WorkloadContext ctx{device, summary.size, summary.seed, summary.launches};
+  workloads::WorkloadContext ctx{device, summary.size, summary.seed, summary.launches,
+                                 args.threadsPerBlock, args.sharedPerBlock};
   auto start = std::chrono::steady_clock::now();
   summary.outcome = w.run(ctx);
   summary.wallSeconds =

@@ -160,13 +160,21 @@ void appendTiming(std::string& out, const RunSummary& s) {
   }
 }
 
+// ", 128 threads/block, 16384 B shared/block": the resource specification asked for, if any.
+std::string specText(const RunSummary& s) {
+  std::string text;
+  if (s.threadsPerBlock != 0) text += fmt::format(", {} threads/block", s.threadsPerBlock);
+  if (s.sharedPerBlock != 0) text += fmt::format(", {} B shared/block", s.sharedPerBlock);
+  return text;
+}
+
 }  // namespace
 
 std::string formatSummary(const RunSummary& s, bool detail) {
   std::string out;
-  out += fmt::format("workload {} [{}], size {} = {} {}, seed {}, {} mode, {}{} SMs\n\n",
-                     s.workload, s.category, s.sizeName, s.size, s.sizeMeaning, s.seed, s.mode,
-                     s.config.empty() ? "" : s.config + ", ", s.sms);
+  out += fmt::format("workload {} [{}], size {} = {} {}, seed {}{}, {} mode, {}{} SMs\n\n",
+                     s.workload, s.category, s.sizeName, s.size, s.sizeMeaning, s.seed,
+                     specText(s), s.mode, s.config.empty() ? "" : s.config + ", ", s.sms);
   const bool timing = s.cycles() != 0;  // a cycles column in timing mode
   out += fmt::format("{:<18} {:>12} {:>10} {:>5} {:>9} {:>9} {:<9} {:>14} {:>15} {:>6} {:>9}{}\n",
                      "kernel", "grid", "block", "regs", "shared", "local", "(source)",
@@ -246,6 +254,8 @@ nlohmann::json summaryJson(const RunSummary& s) {
         {"simulation_seconds", s.simulationSeconds()},
         {"thread_instructions_per_second", s.threadInstructionsPerSecond()}}},
   };
+  if (s.threadsPerBlock != 0) out["threads_per_block"] = s.threadsPerBlock;
+  if (s.sharedPerBlock != 0) out["shared_per_block"] = s.sharedPerBlock;
   if (nlohmann::json values = runtime::valueSimilarityTotals(s.launches); !values.is_null()) {
     out["totals"]["value_similarity"] = std::move(values);
   }

@@ -19,6 +19,9 @@ struct RunSummary {
   uint64_t size = 0;        // the problem size the driver ran at
   std::string sizeMeaning;  // "elements", "matrix edge", ...
   uint64_t seed = 0;
+  // The resource specification asked for (workloads::SpecSpace; 0: the workload's own choice).
+  uint32_t threadsPerBlock = 0;
+  uint32_t sharedPerBlock = 0;  // bytes
   std::string mode;         // "timing" or "functional"
   std::string config;       // the GPU configuration's name; empty: none (functional default)
   uint32_t sms = 0;         // SMs the CTAs were spread over

@@ -1,5 +1,5 @@
 // The value-similarity parts of `warpsim run`'s summary: the --detail line, the JSON totals,
-// and the overrides --profile-values implies.
+// and the overrides --profile-values implies; the resource specification in the header and JSON.
 #include "commands/run_summary.h"
 
 #include <gtest/gtest.h>
@@ -54,6 +54,26 @@ TEST(RunSummary, TotalsSumValueSimilarityOverKernels) {
   const nlohmann::json off = summaryJson(s);
   EXPECT_FALSE(off["totals"].contains("value_similarity"));
   EXPECT_FALSE(off["kernels"][0].contains("value_similarity"));
+}
+
+TEST(RunSummary, SpecificationInHeaderAndJsonOnlyWhenAsked) {
+  RunSummary s;
+  s.seed = 3;
+  s.mode = "functional";
+  EXPECT_NE(formatSummary(s, false).find("seed 3, functional mode"), std::string::npos);
+  nlohmann::json j = summaryJson(s);
+  EXPECT_FALSE(j.contains("threads_per_block"));
+  EXPECT_FALSE(j.contains("shared_per_block"));
+
+  s.threadsPerBlock = 128;
+  s.sharedPerBlock = 16384;
+  EXPECT_NE(formatSummary(s, false)
+                .find("seed 3, 128 threads/block, 16384 B shared/block, functional mode"),
+            std::string::npos)
+      << formatSummary(s, false);
+  j = summaryJson(s);
+  EXPECT_EQ(j["threads_per_block"], 128);
+  EXPECT_EQ(j["shared_per_block"], 16384);
 }
 
 TEST(RunSummary, ProfileValuesFlagAddsItsOverrideLast) {

@@ -1,0 +1,184 @@
+// Resource specifications (Workload::spec): every workload that accepts them verifies at the
+// smallest and largest accepted values, and its launches have the block size and shared memory
+// asked for. Functional mode at the small size: a specification changes the layout, which the
+// launch reports show, never the result.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "runtime/device.h"
+#include "runtime/error.h"
+#include "workloads/workload.h"
+
+namespace warpsim::workloads {
+namespace {
+
+const Workload& byName(const std::vector<Workload>& all, const std::string& name) {
+  const Workload* w = findWorkload(all, name);
+  if (w == nullptr) throw std::runtime_error("no workload " + name);
+  return *w;
+}
+
+struct SpecRun {
+  Outcome outcome;
+  std::vector<runtime::LaunchReport> reports;
+};
+
+SpecRun runSpec(const Workload& w, uint32_t threads, uint32_t shared) {
+  runtime::DeviceOptions options;
+  options.mode = "functional";
+  options.resources = runtime::DeviceOptions::Resources::Estimate;  // no ptxas per module
+  runtime::Device device(options);
+  SpecRun run;
+  WorkloadContext ctx{device, w.smallSize, 1, run.reports, threads, shared};
+  run.outcome = w.run(ctx);
+  return run;
+}
+
+uint64_t sharedPerCta(const runtime::LaunchReport& r) {
+  return uint64_t{r.resources.sharedBytes} + r.dynamicSharedBytes;
+}
+
+// The specification-capable workloads, for the parameterised test.
+std::vector<std::string> specWorkloads() {
+  std::vector<std::string> names;
+  for (const Workload& w : allWorkloads()) {
+    if (!w.spec.threadsPerBlock.empty() || !w.spec.sharedBytesPerBlock.empty()) {
+      names.push_back(w.name);
+    }
+  }
+  return names;
+}
+
+std::string testName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string id = info.param;
+  std::replace(id.begin(), id.end(), '-', '_');
+  return id;
+}
+
+class WorkloadSpec : public ::testing::TestWithParam<std::string> {};
+
+// The extremes of each accepted list, the smallest values together and the largest together
+// (a workload may need more shared memory for more threads): the launches of the main kernels
+// take the asked block size and shared bytes, and the result still verifies.
+TEST_P(WorkloadSpec, VerifiesAtTheExtremesAndLaunchesAsAsked) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, GetParam());
+  const std::vector<uint32_t>& threads = w.spec.threadsPerBlock;
+  const std::vector<uint32_t>& shared = w.spec.sharedBytesPerBlock;
+  std::vector<std::pair<uint32_t, uint32_t>> points;
+  if (threads.empty()) {
+    points = {{0, shared.front()}, {0, shared.back()}};
+  } else if (shared.empty()) {
+    points = {{threads.front(), 0}, {threads.back(), 0}};
+  } else {
+    points = {{threads.front(), shared.front()}, {threads.back(), shared.back()}};
+  }
+  for (auto [t, s] : points) {
+    SCOPED_TRACE(::testing::Message() << w.name << " threads " << t << " shared " << s);
+    SpecRun run = runSpec(w, t, s);
+    EXPECT_TRUE(run.outcome.passed) << run.outcome.detail;
+    ASSERT_FALSE(run.reports.empty());
+    bool threadsSeen = t == 0, sharedSeen = s == 0;
+    for (const runtime::LaunchReport& r : run.reports) {
+      threadsSeen = threadsSeen || r.block.count() == t;
+      sharedSeen = sharedSeen || sharedPerCta(r) == s;
+    }
+    EXPECT_TRUE(threadsSeen) << "no launch of " << t << " threads";
+    EXPECT_TRUE(sharedSeen) << "no launch with " << s << " bytes of shared memory";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Suite, WorkloadSpec, ::testing::ValuesIn(specWorkloads()), testName);
+
+TEST(WorkloadSpecCatalogue, ListsAscendingWithinLimitsAndExplained) {
+  for (const Workload& w : allWorkloads()) {
+    const SpecSpace& s = w.spec;
+    EXPECT_TRUE(std::is_sorted(s.threadsPerBlock.begin(), s.threadsPerBlock.end())) << w.name;
+    EXPECT_TRUE(std::is_sorted(s.sharedBytesPerBlock.begin(), s.sharedBytesPerBlock.end()))
+        << w.name;
+    EXPECT_EQ(std::adjacent_find(s.threadsPerBlock.begin(), s.threadsPerBlock.end()),
+              s.threadsPerBlock.end())
+        << w.name << ": a thread count listed twice";
+    for (uint32_t t : s.threadsPerBlock) {
+      EXPECT_TRUE(t >= 1 && t <= 1024) << w.name << ": " << t << " threads per block";
+    }
+    for (uint32_t b : s.sharedBytesPerBlock) {
+      EXPECT_TRUE(b >= 1 && b <= 48 * 1024) << w.name << ": " << b << " shared bytes per block";
+    }
+    const bool any = !s.threadsPerBlock.empty() || !s.sharedBytesPerBlock.empty();
+    EXPECT_EQ(any, !s.meaning.empty()) << w.name << ": a meaning goes with the lists";
+  }
+}
+
+// dct8x8: a block size picks the kernels compiled for its tile width; the asked total of shared
+// memory is the tiles plus padding.
+TEST(WorkloadSpecDct8x8, KernelsFollowTheBlockAndPaddingTheSharedTotal) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, "dct8x8");
+  SpecRun byDefault = runSpec(w, 0, 0);
+  ASSERT_EQ(byDefault.reports.size(), 2u);
+  EXPECT_EQ(byDefault.reports[0].kernel, "dct8x8_forward");
+  EXPECT_EQ(byDefault.reports[1].kernel, "dct8x8_inverse");
+  for (const runtime::LaunchReport& r : byDefault.reports) {
+    EXPECT_EQ(r.block.x, 32u);
+    EXPECT_EQ(r.block.y, 8u);
+    EXPECT_EQ(r.dynamicSharedBytes, 0u);  // the tiles only: 256 + 8 bytes per thread
+    EXPECT_EQ(r.resources.sharedBytes, 256u + 8 * 256);
+  }
+
+  SpecRun small = runSpec(w, 64, 0);
+  EXPECT_TRUE(small.outcome.passed) << small.outcome.detail;
+  ASSERT_EQ(small.reports.size(), 2u);
+  EXPECT_EQ(small.reports[0].kernel, "dct8x8_forward_t64");
+  EXPECT_EQ(small.reports[1].kernel, "dct8x8_inverse_t64");
+  for (const runtime::LaunchReport& r : small.reports) {
+    EXPECT_EQ(r.block.x, 8u);
+    EXPECT_EQ(r.grid.x, w.smallSize / 8);
+    EXPECT_EQ(sharedPerCta(r), 256u + 8 * 64);
+  }
+
+  // Any pair of the two lists runs: the smallest total holds the largest tiles.
+  SpecRun padded = runSpec(w, 1024, 9216);
+  EXPECT_TRUE(padded.outcome.passed) << padded.outcome.detail;
+  for (const runtime::LaunchReport& r : padded.reports) {
+    EXPECT_EQ(r.block.count(), 1024u);
+    EXPECT_EQ(r.resources.sharedBytes, 256u + 8 * 1024);
+    EXPECT_EQ(r.dynamicSharedBytes, 9216u - (256 + 8 * 1024));
+  }
+  SpecRun roomy = runSpec(w, 64, 32768);
+  EXPECT_TRUE(roomy.outcome.passed) << roomy.outcome.detail;
+  for (const runtime::LaunchReport& r : roomy.reports) EXPECT_EQ(sharedPerCta(r), 32768u);
+  // Same image, same seed: the results do not depend on the layout (the worst errors in the
+  // verdict are the same to the bit).
+  EXPECT_EQ(padded.outcome.detail, byDefault.outcome.detail);
+  EXPECT_EQ(roomy.outcome.detail, byDefault.outcome.detail);
+}
+
+TEST(WorkloadSpecDct8x8, UnknownBlockSizeIsAnError) {
+  const std::vector<Workload> all = allWorkloads();
+  EXPECT_THROW(runSpec(byName(all, "dct8x8"), 96, 0), runtime::Error);
+}
+
+// mst: all four Boruvka kernels take the block size; sssp: relax and scatter do, the one-CTA scan
+// keeps its 256 threads. Neither uses the shared option.
+TEST(WorkloadSpecGraphs, MainKernelsTakeTheBlockSize) {
+  const std::vector<Workload> all = allWorkloads();
+  SpecRun mst = runSpec(byName(all, "mst"), 32, 0);
+  EXPECT_TRUE(mst.outcome.passed) << mst.outcome.detail;
+  for (const runtime::LaunchReport& r : mst.reports) EXPECT_EQ(r.block.x, 32u) << r.kernel;
+
+  SpecRun sssp = runSpec(byName(all, "sssp"), 1024, 0);
+  EXPECT_TRUE(sssp.outcome.passed) << sssp.outcome.detail;
+  std::set<std::string> kernels;
+  for (const runtime::LaunchReport& r : sssp.reports) {
+    kernels.insert(r.kernel);
+    EXPECT_EQ(r.block.x, r.kernel == "frontier_scan" ? 256u : 1024u) << r.kernel;
+  }
+  EXPECT_EQ(kernels, (std::set<std::string>{"sssp_relax", "frontier_scan", "frontier_scatter"}));
+}
+
+}  // namespace
+}  // namespace warpsim::workloads
