@@ -74,25 +74,33 @@ void Gpu::Impl::buildHardware() {
   sms.clear();
   resourceManagers.clear();
   memorySystem.reset();
+  resourceManagers.reserve(numSms);
+  for (uint32_t i = 0; i < numSms; ++i) {
+    resourceManagers.push_back(registry->make<IResourceManager>(resourcePolicy, {tree, i}));
+  }
+  // A warp-granular manager may keep more warps resident than the SM has warp slots.
+  uint32_t warpContexts = readSmParams(tree->section("sm")).maxWarps;
+  if (resourceManagers.front()->warpGranular() && resourceManagers.front()->warpContexts() != 0) {
+    warpContexts = resourceManagers.front()->warpContexts();
+  }
   MemorySystemContext mc;
   mc.tree = tree;
   mc.registry = registry;
   mc.memory = memory;
   mc.numSms = numSms;
-  mc.warpSlotsPerSm = readSmParams(tree->section("sm")).maxWarps;
+  mc.warpSlotsPerSm = warpContexts;
   mc.coreClockMhz = core.mhz();
   memorySystem = makeMemorySystem(mc);
 
   sms.reserve(numSms);
-  resourceManagers.reserve(numSms);
   for (uint32_t i = 0; i < numSms; ++i) {
     SmContext sc;
     sc.id = i;
     sc.tree = tree;
     sc.registry = registry;
     sc.memory = &memorySystem->sm(i);
+    sc.resources = resourceManagers[i].get();
     sms.push_back(std::make_unique<Sm>(sc));
-    resourceManagers.push_back(registry->make<IResourceManager>(resourcePolicy, {tree, i}));
   }
 }
 

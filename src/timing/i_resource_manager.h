@@ -7,6 +7,15 @@
 // before starting a CTA on the SM, calls admit() when it starts and release() when it retires.
 // Admission must only depend on what was admitted and released (deterministic).
 //
+// Warp-granular managers (optional): a manager may decide per warp, as each warp's program
+// moves from phase to phase (instruction_annotations.h, kResourcePhases), which warps hold what
+// they need and may issue. It then says so by warpGranular(), may ask for more warp contexts
+// than the SM has warp slots (warpContexts(): the SM keeps that many warps resident; the
+// manager decides which of them have a physical slot), and the SM calls the warp hooks below
+// and obeys the WarpGate: a warp the manager holds issues nothing (its issue slots are charged
+// to "resources"). The manager sees only events (warp start, phase change, barrier wait and
+// release, exit, CTA release) and one tick per simulated SM cycle for its own clocks.
+//
 // Baseline "static": CUDA's occupancy calculation. Registers are allocated per warp,
 // ceil(regs_per_thread * 32 / unit) * unit registers with `unit` the allocation granularity;
 // shared memory per CTA rounded up to its granularity; a warp slot per warp; a CTA slot per CTA;
@@ -18,7 +27,9 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "config/config.h"
+#include "timing/instruction_annotations.h"
 #include "timing/kernel_resources.h"
+#include "timing/sm_memory.h"
 
 namespace warpsim::timing {
 
@@ -31,6 +42,36 @@ struct Occupancy {
   double theoretical() const {
     return maxWarpsPerSm == 0 ? 0.0 : static_cast<double>(warpsPerSm) / maxWarpsPerSm;
   }
+};
+
+// The SM's side of a warp-granular manager (i_resource_manager.h): it holds or frees warps.
+class WarpGate {
+ public:
+  virtual ~WarpGate() = default;
+  // Whether warp slot `slot` may issue (a held warp keeps its state and in-flight work).
+  virtual void setSchedulable(uint32_t slot, bool schedulable) = 0;
+  // Register sets of the warp that are not in the register file (bit s: registers
+  // kRegistersPerSet*s ..): an instruction that touches one does not issue; the SM asks the
+  // manager for them (IResourceManager::onOffChipRegisters) until they are back.
+  virtual void setOffChipRegisters(uint32_t slot, uint64_t sets) = 0;
+  // Memory traffic of the manager itself (its swap space): one warp-wide access of 32 4-byte
+  // words at consecutive addresses from `address` (one 128-byte line), a load or a store,
+  // handed to the SM's memory pipeline in request order after the program's; the manager hears
+  // IResourceManager::onDataMoved(tag) when it is done (loads: data back; stores: sent).
+  virtual void moveData(uint64_t address, bool store, uint32_t tag) = 0;
+  // The lane values of the warp's registers in its current frame (register r's 32 lanes at
+  // [32 r, 32 r + 32)) and how many value registers come first (the hidden constant registers
+  // after them are not the program's): the data a swap moves. nullptr for an exited warp.
+  virtual uint64_t* warpRegisters(uint32_t slot, uint32_t* count) = 0;
+  // Issue slots charged since the kernel began: to issued instructions, to warps waiting for
+  // memory (loads, memory back-pressure, fences), and to no instruction ready for any other
+  // reason (dependences on arithmetic, barriers, fetch, held or no warps); summed over the SM's
+  // schedulers.
+  struct IssueActivity {
+    uint64_t issued = 0, memory = 0, idle = 0;
+  };
+  virtual IssueActivity issueActivity() const = 0;
+  virtual uint32_t schedulerCount() const = 0;
 };
 
 class IResourceManager {
@@ -50,6 +91,33 @@ class IResourceManager {
   virtual Occupancy occupancy() const = 0;
   // Counters since beginKernel (optional).
   virtual void reportStats(nlohmann::json& out) const {}
+
+  // ---- warp-granular management (optional; see the top of this file) ------------------------
+  virtual bool warpGranular() const { return false; }
+  // Warp contexts the SM keeps (0: its warp slots, sm.max_warps). At most 64.
+  virtual uint32_t warpContexts() const { return 0; }
+  // The SM this manager serves; called once, before any warp hook.
+  virtual void attach(WarpGate& gate) { (void)gate; }
+  // Warp `slot` of CTA `ctaLinear` starts; `phase`: its first instruction's record (nullptr
+  // when the program has no phase table). Every warp starts held unless the manager frees it.
+  virtual void onWarpStart(uint32_t slot, uint32_t ctaLinear, const ResourcePhase* phase,
+                           Cycle now) {}
+  // The warp's next instruction belongs to another phase than its last one.
+  virtual void onPhaseChange(uint32_t slot, const ResourcePhase& phase, Cycle now) {}
+  // The warp waits at a CTA barrier / every warp of its CTA has arrived and it may go on.
+  virtual void onBarrierWait(uint32_t slot, Cycle now) {}
+  virtual void onBarrierRelease(uint32_t slot, Cycle now) {}
+  // The warp executed its exit (its CTA retires later, through release()).
+  virtual void onWarpExit(uint32_t slot, Cycle now) {}
+  // The warp issued an instruction touching register sets `sets` (its ResourcePhase's
+  // instructionSets).
+  virtual void onRegisterAccess(uint32_t slot, uint64_t sets) {}
+  // The warp's next instruction needs register sets `sets` that are off chip.
+  virtual void onOffChipRegisters(uint32_t slot, uint64_t sets, Cycle now) {}
+  // A WarpGate::moveData access is done.
+  virtual void onDataMoved(uint32_t tag, Cycle now) {}
+  // Once per cycle the SM simulates (cycles it skips are ones in which nothing happens).
+  virtual void tick(Cycle now) { (void)now; }
 };
 
 }  // namespace warpsim::timing

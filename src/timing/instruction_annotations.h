@@ -13,6 +13,9 @@
 // Names the core itself reads (records defined here, any pass may publish them):
 //   kDescheduleMarks  DescheduleMark per instruction: the two-level warp scheduler demotes a
 //                     warp only at marked instructions (demote = "marks").
+//   kResourcePhases   ResourcePhase per instruction: the phase of the program the instruction
+//                     belongs to and what that phase needs (registers, shared memory); the SM
+//                     tells a warp-granular resource manager when a warp enters another phase.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -118,6 +121,31 @@ struct DescheduleMark {
   // long-latency result (or a barrier) is moved to the pending pool; unmarked instructions
   // never demote.
   bool boundary = false;
+};
+
+
+// Core table kResourcePhases: a program cut into phases whose resource needs differ (a pass
+// decides where); a resource manager that allocates per warp and per phase
+// (i_resource_manager.h) hears from the SM when a warp's next instruction belongs to another
+// phase than its last one, and when it waits at a barrier.
+inline constexpr const char* kResourcePhases = "resource_phases";
+// Registers are grouped into sets of this many per thread (a set of a warp: 4 x 32 lanes).
+inline constexpr uint32_t kRegistersPerSet = 4;
+struct ResourcePhase {
+  // Program-wide phase id, 1.. (0: the instruction is in no phase; the SM ignores it).
+  uint32_t phase = 0;
+  // The phase's needs (the same in every instruction of the phase): bit s = the phase uses
+  // registers kRegistersPerSet*s .. kRegistersPerSet*s+3 (live across it or accessed in it);
+  // static shared-memory bytes live in it (per CTA); whether the dynamic shared area is live.
+  uint64_t registerSets = 0;
+  uint32_t sharedBytes = 0;
+  bool sharedDynamic = false;
+  // The instruction's own register sets (sources and destinations).
+  uint64_t instructionSets = 0;
+  // The phase begins at this instruction with a phase specifier (an explicit boundary).
+  bool specifier = false;
+  // The instruction is a barrier or a memory fence (an implicit boundary).
+  bool barrier = false;
 };
 
 }  // namespace warpsim::timing

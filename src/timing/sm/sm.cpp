@@ -3,6 +3,7 @@
 // sm_stats.cpp (accounting, reports).
 #include "timing/sm/sm.h"
 
+#include <algorithm>
 #include <bit>
 
 #include <fmt/format.h>
@@ -34,6 +35,11 @@ Sm::Impl::Impl(const SmContext& context)
   if (!memory) throw config::Error("config: error: SM built without a memory pipeline");
   config::Section sm = context.tree->section("sm");
   const uint32_t parts = params.partitions();
+  if (context.resources && context.resources->warpGranular()) {
+    manager = context.resources;
+    // The manager may keep more warps resident than there are physical warp slots.
+    if (const uint32_t contexts = manager->warpContexts(); contexts != 0) params.maxWarps = contexts;
+  }
 
   rf = context.registry->make<IRegisterFile>(params.registerFile,
                                              {sm.sub("register_file"), id, params.maxWarps, parts, &passRequests});
@@ -88,6 +94,10 @@ Sm::Impl::Impl(const SmContext& context)
   inflight.reserve(1024);
   freeInflight.reserve(1024);
   scoreboard.resize(params.maxWarps, 1, 1);
+  if (manager) {
+    offChip.assign(params.maxWarps, 0);
+    manager->attach(*this);
+  }
 }
 
 Sm::Sm(const SmContext& context) : impl_(std::make_unique<Impl>(context)) {}
@@ -110,6 +120,10 @@ void Sm::beginKernel(func::GridContext& grid, Cycle start, const InstructionAnno
   m.rf->beginKernel({m.decoded.maxRegs(), &notes});
   for (auto& s : m.schedulers) s->beginKernel(notes);
   if (m.assistActive) m.assist->beginKernel({m.decoded.maxRegs(), grid.memory});
+  m.phases = m.manager ? notes.find<ResourcePhase>(kResourcePhases) : nullptr;
+  m.held = 0;
+  m.offChipSlots = 0;
+  std::fill(m.offChip.begin(), m.offChip.end(), 0);
   m.error.clear();
   m.resetCounters();
   m.accounted = start;
@@ -152,11 +166,70 @@ void Sm::admit(func::Cta& cta, Cycle now) {
     m.rf->onWarpStart(slot);
     if (!w.exited) m.schedulers[w.scheduler]->addWarp(slot, m.nextAge++);
     m.updateFetchNeed(slot);
+    if (m.manager && !w.exited) {
+      m.held |= uint64_t{1} << slot;
+      const ResourcePhase* first = m.phases ? &m.phases->at(w.fn, w.fetchPc) : nullptr;
+      w.phase = first ? first->phase : 0;
+      m.manager->onWarpStart(slot, cta.ctaLinear(), first, now);
+    }
   }
   m.nextWake = now;
 }
 
-void Sm::cycle(Cycle now) { impl_->cycle(now); }
+void Sm::cycle(Cycle now) {
+  if (impl_->manager) impl_->manager->tick(now);
+  impl_->cycle(now);
+}
+
+void Sm::Impl::setSchedulable(uint32_t slot, bool schedulable) {
+  const uint64_t bit = uint64_t{1} << slot;
+  if (((held & bit) == 0) == schedulable) return;
+  held ^= bit;
+  blocked &= ~bit;
+  unblocked &= ~bit;
+  nextWake = std::min(nextWake, now);
+}
+
+void Sm::Impl::setOffChipRegisters(uint32_t slot, uint64_t sets) {
+  const uint64_t bit = uint64_t{1} << slot;
+  offChip[slot] = sets;
+  offChipSlots = sets ? offChipSlots | bit : offChipSlots & ~bit;
+  blocked &= ~bit;
+  unblocked &= ~bit;
+  nextWake = std::min(nextWake, now);
+}
+
+Stall Sm::Impl::offChipStall(uint32_t slot) {
+  const WarpSlot& w = slots[slot];
+  if (!phases || w.exited || w.atBarrier || w.ibCount == 0) return Stall::Issued;
+  const uint64_t sets = phases->at(w.fn, w.ibPc[w.ibHead]).instructionSets & offChip[slot];
+  if (sets == 0) return Stall::Issued;
+  manager->onOffChipRegisters(slot, sets, now);
+  return Stall::Resources;
+}
+
+WarpGate::IssueActivity Sm::Impl::issueActivity() const {
+  IssueActivity a;
+  for (unsigned s = 0; s < kNumStalls; ++s) {
+    const Stall st = static_cast<Stall>(s);
+    if (st == Stall::Issued) {
+      a.issued += issueCounts[s];
+    } else if (st == Stall::Memory) {
+      a.memory += issueCounts[s];
+    } else if (st != Stall::Pipeline && st != Stall::Collector && st != Stall::Assist) {
+      a.idle += issueCounts[s];
+    }
+  }
+  return a;
+}
+
+void Sm::Impl::notePhase(uint32_t slot) {
+  WarpSlot& w = slots[slot];
+  const ResourcePhase& next = phases->at(w.warp->function(), w.warp->pc());
+  if (next.phase == 0 || next.phase == w.phase) return;
+  w.phase = next.phase;
+  manager->onPhaseChange(slot, next, now);
+}
 
 bool Sm::popRetired(func::Cta*& cta) {
   Impl& m = *impl_;
@@ -171,7 +244,8 @@ bool Sm::popRetired(func::Cta*& cta) {
 
 bool Sm::idle() const {
   const Impl& m = *impl_;
-  return m.residentCtas == 0 && m.retiredHead == m.retired.size() && m.freeInflight.size() == m.inflight.size();
+  return m.residentCtas == 0 && m.retiredHead == m.retired.size() &&
+         m.freeInflight.size() == m.inflight.size() && m.managerTrafficIdle();
 }
 
 uint32_t Sm::residentCtas() const { return impl_->residentCtas; }
@@ -181,6 +255,7 @@ Cycle Sm::nextEvent(Cycle now) const {
   const Impl& m = *impl_;
   if (!m.error.empty()) return now;
   Cycle next = std::min(m.nextWake, m.memory->nextEvent(now));
+  if (m.managerHead != m.managerQueue.size()) next = now;
   if (m.assistActive) next = std::min(next, m.assist->nextEvent(now));
   return std::max(next, now);
 }

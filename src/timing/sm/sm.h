@@ -24,6 +24,7 @@
 namespace warpsim::timing {
 
 class PluginRegistry;
+class IResourceManager;
 
 // Receives every issued instruction (tests, pipeline traces). Optional.
 class SmTrace {
@@ -38,6 +39,8 @@ struct SmContext {
   config::Tree* tree = nullptr;          // keys under "sm" and the SM's plug-in sections
   const PluginRegistry* registry = nullptr;
   SmMemory* memory = nullptr;
+  // The SM's resource manager; consulted per warp when it is warp-granular (nullptr: none).
+  IResourceManager* resources = nullptr;
 };
 
 class Sm {

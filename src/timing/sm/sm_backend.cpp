@@ -18,6 +18,7 @@ void Sm::Impl::cycle(Cycle t) {
   memory->cycle(t);
   memoryCompletions(t);
   unitCompletions(t);
+  if (manager) managerTraffic(t);
   rf->cycle(t);
   for (uint32_t tag; rf->popWritten(tag);) finish(tag, t);
   dispatch(t);
@@ -35,6 +36,13 @@ void Sm::Impl::cycle(Cycle t) {
 void Sm::Impl::memoryCompletions(Cycle t) {
   for (uint32_t token; memory->popCompleted(token);) {
     progress = true;
+    if (token & kManagerToken) {
+      const uint32_t i = token & ~kManagerToken;
+      freeManagerTokens.push_back(i);
+      --managerInFlight;
+      manager->onDataMoved(managerTags[i], t);
+      continue;
+    }
     writeBack(token, t);
   }
 }
@@ -166,6 +174,8 @@ void Sm::Impl::freeSlot(uint32_t slot) {
   scoreboard.clearSlot(slot);
   blocked &= ~(uint64_t{1} << slot);
   unblocked &= ~(uint64_t{1} << slot);
+  held &= ~(uint64_t{1} << slot);
+  if (offChipSlots & (uint64_t{1} << slot)) setOffChipRegisters(slot, 0);
   w.live = false;
   w.warp = nullptr;
   freeSlots |= uint64_t{1} << slot;

@@ -16,6 +16,7 @@
 
 #include "func/cta.h"
 #include "func/exec_record.h"
+#include "timing/i_resource_manager.h"
 #include "timing/sm/decoded_program.h"
 #include "timing/sm/i_assist_warp.h"
 #include "timing/sm/i_register_file.h"
@@ -42,6 +43,7 @@ struct WarpSlot {
                                 // object is cold; refreshed when a barrier may complete)
   uint32_t inflight = 0;        // issued instructions not finished
   uint32_t outstandingMem = 0;  // memory instructions not finished
+  uint32_t phase = 0;           // resource phase of its last instruction (warp-granular manager)
   // Instruction buffer: pcs of function `fn` from ibPc[ibHead], each issuable from ibReady.
   uint32_t fn = 0;
   uint32_t fetchPc = 0;         // next pc to fetch
@@ -98,7 +100,7 @@ struct UnitGroup {
   }
 };
 
-struct Sm::Impl final : WarpProbe {
+struct Sm::Impl final : WarpProbe, WarpGate {
   Impl(const SmContext& context);
 
   // ---- stages (sm_backend.cpp, sm_frontend.cpp, sm_issue.cpp) --------------------------------
@@ -137,6 +139,22 @@ struct Sm::Impl final : WarpProbe {
     return w.ibCount == 0 ? nullptr : &decoded.at(w.fn, w.ibPc[w.ibHead]);
   }
 
+  // ---- WarpGate (the warp-granular resource manager's side) --------------------------------
+  void setSchedulable(uint32_t slot, bool schedulable) override;
+  void setOffChipRegisters(uint32_t slot, uint64_t sets) override;
+  // Stall::Resources when the warp's next instruction touches an off-chip register set (and
+  // the manager has been asked for it), else Stall::Issued.
+  Stall offChipStall(uint32_t slot);
+  void moveData(uint64_t address, bool store, uint32_t tag) override;
+  uint64_t* warpRegisters(uint32_t slot, uint32_t* count) override;
+  // Hands the manager's queued accesses to the memory pipeline (sm_manager_traffic.cpp).
+  void managerTraffic(Cycle t);
+  bool managerTrafficIdle() const { return managerHead == managerQueue.size() && managerInFlight == 0; }
+  IssueActivity issueActivity() const override;
+  uint32_t schedulerCount() const override { return params.schedulers; }
+  // The warp's next instruction is in another resource phase: tell the manager.
+  void notePhase(uint32_t slot);
+
   // ---- accounting (sm_stats.cpp) -------------------------------------------------------------
   void accountUntil(Cycle end);
   void resetCounters();
@@ -155,6 +173,27 @@ struct Sm::Impl final : WarpProbe {
   std::unique_ptr<IAssistWarp> assist;
   bool assistActive = false;
   SmTrace* trace = nullptr;
+  // Warp-granular resource manager (nullptr: CTAs hold their resources whole) and the phase
+  // table of the kernel's program it reads (nullptr: none).
+  IResourceManager* manager = nullptr;
+  const AnnotationTable<ResourcePhase>* phases = nullptr;
+  uint64_t held = 0;                    // warps the manager holds
+  uint64_t offChipSlots = 0;            // warps with register sets off chip
+  std::vector<uint64_t> offChip;        // per slot: its off-chip register sets
+  // The manager's memory accesses: queued (from managerHead on), then in the memory pipeline
+  // under tokens kManagerToken | i (managerTags[i] is the manager's tag).
+  struct ManagerAccess {
+    uint64_t address;
+    uint32_t tag;
+    bool store;
+  };
+  static constexpr uint32_t kManagerToken = 0x80000000u;
+  std::vector<ManagerAccess> managerQueue;
+  size_t managerHead = 0;
+  uint32_t managerInFlight = 0;
+  std::vector<uint32_t> managerTags, freeManagerTokens;
+  ir::Instr managerLoad, managerStore;
+  func::ExecRecord managerRecord;
 
   // ---- kernel --------------------------------------------------------------------------------
   func::GridContext* grid = nullptr;

@@ -46,6 +46,10 @@ Stall Sm::Impl::stallOf(uint32_t slot, bool* stable) const {
     st = true;
     return Stall::Barrier;
   }
+  if (held & (uint64_t{1} << slot)) {
+    st = true;
+    return Stall::Resources;
+  }
   if (w.ibCount == 0) {
     st = true;
     return Stall::Fetch;
@@ -73,6 +77,8 @@ Stall Sm::Impl::check(uint32_t slot) {
   Stall s;
   if (blocked & bit) {
     s = blockedReason[slot];
+  } else if ((offChipSlots & bit) && !(held & bit) && offChipStall(slot) != Stall::Issued) {
+    s = Stall::Resources;  // asked again every cycle until the sets are back
   } else if (unblocked & bit) {
     s = resourceStall(slotPartition[slot], readyUnit[slot]);
   } else {
@@ -258,12 +264,18 @@ void Sm::Impl::issueWarp(uint32_t slot, Cycle t) {
     w.exited = true;
     w.ibCount = 0;
     schedulers[w.scheduler]->removeWarp(slot);
+    if (manager) manager->onWarpExit(slot, t);
   } else if (d.has(DecodedInstr::kControl) || w.warp->pc() != pc + 1 || w.warp->function() != w.fn) {
     flushIbuffer(w);
   }
   if (st == func::StepStatus::AtBarrier) {
     ++barrierWaits;
     w.atBarrier = true;
+    if (manager) manager->onBarrierWait(slot, t);
+  }
+  if (phases) {
+    manager->onRegisterAccess(slot, phases->at(rec->function, rec->pc).instructionSets);
+    if (!w.exited) notePhase(slot);
   }
   // A barrier instruction or an exit may have released the CTA's waiting warps.
   if (d.has(DecodedInstr::kBarrier) || st == func::StepStatus::Exited) refreshBarrierWaits(w.cta);
@@ -275,7 +287,9 @@ void Sm::Impl::refreshBarrierWaits(uint32_t cta) {
     WarpSlot& o = slots[static_cast<size_t>(std::countr_zero(m))];
     if (o.cta == cta && o.atBarrier && !o.warp->waitingAtBarrier()) {
       o.atBarrier = false;
-      blocked &= ~(uint64_t{1} << (&o - slots.data()));
+      const auto s = static_cast<uint32_t>(&o - slots.data());
+      blocked &= ~(uint64_t{1} << s);
+      if (manager) manager->onBarrierRelease(s, now);
     }
   }
 }

@@ -122,6 +122,7 @@ std::string Sm::Impl::describeSlot(uint32_t slot) const {
     }
     case Stall::Empty: what = "idle"; break;
     case Stall::Assist: what = "waits for its assist warp's routine"; break;
+    case Stall::Resources: what = "held by the resource manager (waits for registers, shared memory or a warp slot)"; break;
   }
   return fmt::format("SM {} warp slot {}: kernel '{}' CTA ({},{},{}) warp {} {}: {}", id, slot,
                      m.functions[grid->kernel].name, ctaId.x, ctaId.y, ctaId.z, warp.warpInCta(), where, what);

@@ -5,7 +5,8 @@ namespace warpsim::timing {
 const char* stallName(Stall s) {
   static constexpr const char* kNames[kNumStalls] = {"issued",   "scoreboard", "memory",
                                                      "barrier",  "pipeline",   "collector",
-                                                     "fetch",    "empty",      "assist"};
+                                                     "fetch",    "empty",      "assist",
+                                                     "resources"};
   return kNames[static_cast<unsigned>(s)];
 }
 

@@ -2,7 +2,8 @@
 // scheduler per cycle; the counters are reported under "issue" with these names.
 //
 // When no warp of a scheduler can issue, the slot is charged to the reason of the warp that got
-// furthest: collector > pipeline > scoreboard > assist > memory > barrier > fetch > empty (a warp
+// furthest: collector > pipeline > scoreboard > assist > memory > barrier > resources > fetch >
+// empty (a warp
 // that only lacks a free operand collector is closer to issuing than one waiting for a result).
 #pragma once
 #include <cstdint>
@@ -19,16 +20,17 @@ enum class Stall : uint8_t {
   Fetch,       // the instruction buffer holds no decoded instruction
   Empty,       // no warp
   Assist,      // the warp may not issue while its high-priority assist warp runs (i_assist_warp.h)
+  Resources,   // a warp-granular resource manager holds the warp (i_resource_manager.h)
 };
-inline constexpr unsigned kNumStalls = 9;
+inline constexpr unsigned kNumStalls = 10;
 
 // Counter names: "issued", "scoreboard", "memory", "barrier", "pipeline", "collector",
-// "fetch", "empty", "assist".
+// "fetch", "empty", "assist", "resources".
 const char* stallName(Stall s);
 
 // Higher is closer to issuing (see above); Issued is highest.
 inline int stallRank(Stall s) {
-  static constexpr int kRank[kNumStalls] = {8, 5, 3, 2, 6, 7, 1, 0, 4};
+  static constexpr int kRank[kNumStalls] = {9, 6, 4, 3, 7, 8, 1, 0, 5, 2};
   return kRank[static_cast<unsigned>(s)];
 }
 
