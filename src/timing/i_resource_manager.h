@@ -54,6 +54,10 @@ class WarpGate {
   // kRegistersPerSet*s ..): an instruction that touches one does not issue; the SM asks the
   // manager for them (IResourceManager::onOffChipRegisters) until they are back.
   virtual void setOffChipRegisters(uint32_t slot, uint64_t sets) = 0;
+  // The warp's next issue slot goes to an instruction of the manager's own (a phase
+  // specifier): when its scheduler next picks it, the slot is spent and no program instruction
+  // issues (counted as issued, and in sm.manager_instructions).
+  virtual void spendIssueSlot(uint32_t slot) = 0;
   // Memory traffic of the manager itself (its swap space): one warp-wide access of 32 4-byte
   // words at consecutive addresses from `address` (one 128-byte line), a load or a store,
   // handed to the SM's memory pipeline in request order after the program's; the manager hears

@@ -145,6 +145,7 @@ void Coordinator::warpStart(uint32_t slot, uint32_t ctaLinear, const ResourcePha
     ctaArrive(ctaLinear, 1);
     w.cta = ctaIndex(ctaLinear);
   }
+  if (phase && phase->specifier && params_.specifierIssueSlot) gate_->spendIssueSlot(slot);
   w.needSets = phase && phase->phase != 0 ? phase->registerSets : kernelSets_;
   w.needShared = phase && phase->phase != 0 ? sharedSetsOf(*phase) : kernelShared_;
   enqueue(slot);
@@ -186,6 +187,7 @@ void Coordinator::phaseChange(uint32_t slot, const ResourcePhase& phase, Cycle n
   Warp& w = warps_[slot];
   if (!w.live || w.exited) return;
   ++c_.phaseChanges;
+  if (phase.specifier && params_.specifierIssueSlot) gate_->spendIssueSlot(slot);
   w.needSets = phase.registerSets;
   releaseSets(slot, w.sets & ~w.needSets);
   w.needShared = sharedSetsOf(phase);

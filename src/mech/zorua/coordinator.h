@@ -52,6 +52,7 @@ struct CoordinatorParams {
   uint32_t logicalWarps = 64;        // warps the SM holds (mapping-table entries)
   uint32_t logicalCtas = 16;
   bool oversubscribe = true;         // false: only the min_parallelism rule swaps
+  bool specifierIssueSlot = true;    // a phase specifier takes an issue slot of its warp
   double minParallelism = 0.2;       // of the physical warp slots
   ThresholdParams threshold;
 };

@@ -26,6 +26,7 @@ struct FakeGate final : WarpGate {
   IssueActivity issueActivity() const override { return activity; }
   uint32_t schedulerCount() const override { return 1; }
   void moveData(uint64_t address, bool store, uint32_t tag) override { moves.push_back({address, store, tag}); }
+  void spendIssueSlot(uint32_t slot) override { trace.push_back(fmt::format("spec{}", slot)); }
   uint64_t* warpRegisters(uint32_t slot, uint32_t* count) override {
     *count = 16;
     return regs.data() + size_t{slot} * 32 * 16;
@@ -98,7 +99,9 @@ TEST(ZoruaCoordinator, GrantsWholeNeedsAndAdmitsWaitingWarpsWhenAPhaseShrinks) {
   FakeSwap swap;
   Coordinator c(tiny(), gate, swap);
   c.beginKernel(kernel(64, 12, 1024), 0);
-  const ResourcePhase big = phase(1, 0b111, 1024), small = phase(2, 0b1, 1024);
+  const ResourcePhase big = phase(1, 0b111, 1024);
+  ResourcePhase small = phase(2, 0b1, 1024);
+  small.specifier = true;  // entered at its first instruction: the specifier takes an issue slot
   c.ctaArrive(0, 2);
   c.warpStart(0, 0, &big, 0);
   c.warpStart(1, 0, &big, 0);
@@ -111,13 +114,27 @@ TEST(ZoruaCoordinator, GrantsWholeNeedsAndAdmitsWaitingWarpsWhenAPhaseShrinks) {
   EXPECT_EQ(gate.take(), "");  // 3 sets each, 2 free: both wait, holding nothing
   EXPECT_EQ(c.physicalFree(Resource::WarpSlots), 2u);
   c.phaseChange(0, small, 2);  // warp 0 gives back 2 sets: 4 free, warp 2 fits, warp 3 not
-  EXPECT_EQ(gate.take(), "+2");
+  EXPECT_EQ(gate.take(), "spec0 +2");
   EXPECT_EQ(c.physicalFree(Resource::Registers), 1u);
   c.warpExit(1, 3);  // 3 more sets and a slot
   EXPECT_EQ(gate.take(), "+3");
   EXPECT_EQ(c.physicalFree(Resource::Registers), 1u);
   EXPECT_EQ(c.physicalFree(Resource::WarpSlots), 1u);
   EXPECT_EQ(swap.take(), "");
+}
+
+TEST(ZoruaCoordinator, SpecifiersAreFreeAnnotationsWhenTheKeySaysSo) {
+  CoordinatorParams p = tiny();
+  p.specifierIssueSlot = false;
+  FakeGate gate;
+  FakeSwap swap;
+  Coordinator c(p, gate, swap);
+  c.beginKernel(kernel(32, 4, 0), 0);
+  ResourcePhase first = phase(1, 0b1);
+  first.specifier = true;
+  c.ctaArrive(0, 1);
+  c.warpStart(0, 0, &first, 0);
+  EXPECT_EQ(gate.take(), "+0");
 }
 
 TEST(ZoruaCoordinator, TheRegisterQueueGoesBeforeOlderWarpsInTheThreadQueue) {

@@ -8,6 +8,7 @@ namespace warpsim::timing {
 void registerMechanism_zorua(PluginRegistry& registry) {
   registerZoruaPhasePass(registry);
   mech::zorua::registerZoruaResourceManager(registry);
+  mech::zorua::registerWarpLevelResourceManager(registry);
 }
 
 }  // namespace warpsim::timing

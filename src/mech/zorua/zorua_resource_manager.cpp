@@ -51,6 +51,9 @@ class ZoruaResourceManager final : public IResourceManager {
     params_.oversubscribe = z.flag("oversubscribe", true,
                                    "swap up to the adaptive threshold (false: only the "
                                    "minimum-parallelism rule swaps)");
+    params_.specifierIssueSlot = z.flag("specifier_issue_slot", true,
+                                        "a phase specifier is an instruction: it takes an issue "
+                                        "slot of its warp (false: a free annotation)");
     params_.minParallelism = z.f64("min_parallelism", 0.2,
                                    "below this share of the warp slots holding schedulable warps, "
                                    "oversubscribe regardless of the threshold", 0.0, 1.0);

@@ -199,6 +199,10 @@ void Sm::Impl::setOffChipRegisters(uint32_t slot, uint64_t sets) {
   nextWake = std::min(nextWake, now);
 }
 
+void Sm::Impl::spendIssueSlot(uint32_t slot) {
+  if (slots[slot].managerIssues < UINT8_MAX) ++slots[slot].managerIssues;
+}
+
 Stall Sm::Impl::offChipStall(uint32_t slot) {
   const WarpSlot& w = slots[slot];
   if (!phases || w.exited || w.atBarrier || w.ibCount == 0) return Stall::Issued;

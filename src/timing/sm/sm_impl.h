@@ -44,6 +44,7 @@ struct WarpSlot {
   uint32_t inflight = 0;        // issued instructions not finished
   uint32_t outstandingMem = 0;  // memory instructions not finished
   uint32_t phase = 0;           // resource phase of its last instruction (warp-granular manager)
+  uint8_t managerIssues = 0;    // issue slots owed to the manager's instructions (specifiers)
   // Instruction buffer: pcs of function `fn` from ibPc[ibHead], each issuable from ibReady.
   uint32_t fn = 0;
   uint32_t fetchPc = 0;         // next pc to fetch
@@ -142,6 +143,7 @@ struct Sm::Impl final : WarpProbe, WarpGate {
   // ---- WarpGate (the warp-granular resource manager's side) --------------------------------
   void setSchedulable(uint32_t slot, bool schedulable) override;
   void setOffChipRegisters(uint32_t slot, uint64_t sets) override;
+  void spendIssueSlot(uint32_t slot) override;
   // Stall::Resources when the warp's next instruction touches an off-chip register set (and
   // the manager has been asked for it), else Stall::Issued.
   Stall offChipStall(uint32_t slot);
@@ -255,7 +257,7 @@ struct Sm::Impl final : WarpProbe, WarpGate {
   uint64_t unitLaneOps[kNumUnitClasses] = {};       // lanes that executed, counted at dispatch
   uint64_t unitGatedLaneOps[kNumUnitClasses] = {};  // active lanes the register file gated
   uint64_t warpInstructions = 0, threadInstructions = 0, activeCycles = 0, residentWarpCycles = 0,
-           barrierWaits = 0, assistInstructions = 0;
+           barrierWaits = 0, assistInstructions = 0, managerInstructions = 0;
 };
 
 UnitGroup& groupOf(Sm::Impl& sm, uint32_t partition, UnitClass unit);

@@ -201,6 +201,12 @@ void Sm::Impl::keepLocalStoreData(uint32_t recordIndex, uint32_t slot) {
 
 void Sm::Impl::issueWarp(uint32_t slot, Cycle t) {
   WarpSlot& w = slots[slot];
+  if (w.managerIssues != 0) {  // the manager's instruction takes this slot
+    --w.managerIssues;
+    ++managerInstructions;
+    progress = true;
+    return;
+  }
   const uint32_t pc = w.ibPc[w.ibHead];
   const DecodedInstr& d = decoded.at(w.fn, pc);
   const bool mem = d.has(DecodedInstr::kMemory);

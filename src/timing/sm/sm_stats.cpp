@@ -32,7 +32,7 @@ void Sm::Impl::resetCounters() {
   for (uint64_t& c : unitLaneOps) c = 0;
   for (uint64_t& c : unitGatedLaneOps) c = 0;
   warpInstructions = threadInstructions = activeCycles = residentWarpCycles = barrierWaits = 0;
-  assistInstructions = 0;
+  assistInstructions = managerInstructions = 0;
   icache.clearCounters();
 }
 
@@ -67,6 +67,7 @@ void Sm::Impl::reportStats(nlohmann::json& out) const {
     }
   }
   if (!sched.empty()) out["scheduler"] = std::move(sched);
+  if (manager) out["manager_instructions"] = managerInstructions;
   if (assistActive) {
     nlohmann::json a = nlohmann::json::object();
     assist->reportStats(a);

@@ -2,7 +2,7 @@
 // scheduler per cycle; the counters are reported under "issue" with these names.
 //
 // When no warp of a scheduler can issue, the slot is charged to the reason of the warp that got
-// furthest: collector > pipeline > scoreboard > assist > memory > barrier > resources > fetch >
+// furthest: collector > pipeline > scoreboard > assist > memory > barrier > fetch > resources >
 // empty (a warp
 // that only lacks a free operand collector is closer to issuing than one waiting for a result).
 #pragma once
@@ -30,7 +30,7 @@ const char* stallName(Stall s);
 
 // Higher is closer to issuing (see above); Issued is highest.
 inline int stallRank(Stall s) {
-  static constexpr int kRank[kNumStalls] = {9, 6, 4, 3, 7, 8, 1, 0, 5, 2};
+  static constexpr int kRank[kNumStalls] = {9, 6, 4, 3, 7, 8, 2, 0, 5, 1};
   return kRank[static_cast<unsigned>(s)];
 }
 
