@@ -102,6 +102,11 @@ class Coordinator {
   enum class Queue : uint8_t { None, Thread, Scratchpad, Registers };
 
  private:
+  static constexpr auto kSlots = static_cast<unsigned>(Resource::WarpSlots);
+  static constexpr auto kShared = static_cast<unsigned>(Resource::Scratchpad);
+  static constexpr auto kRegs = static_cast<unsigned>(Resource::Registers);
+  static constexpr uint32_t kNoCta = UINT32_MAX;
+
   struct Warp {
     bool live = false, exited = false, atBarrier = false, schedulable = false;
     bool slot = false;          // holds a warp slot (on chip, or its state saved)
