@@ -42,13 +42,15 @@ TEST(Occupancy, AppliesTheAllocationGranularities) {
   EXPECT_EQ(maxActiveCtasPerSm(g, {192, 21, 0}), 16u);
   EXPECT_EQ(maxActiveCtasPerSm(g, {160, 40, 0}), 10u);  // 6400 per CTA
   EXPECT_EQ(maxActiveCtasPerSm(g, {32, 0, 1000}), 98u);  // 98304 / 1000
-  // An sm_80-like SM: registers per warp in units of 256, warps in groups of 4, shared memory in
-  // units of 128 bytes.
+  // An sm_80-like SM: registers per warp in units of 256, the file in 4 partitions of whole warps
+  // (cuda_occupancy.h), shared memory in units of 128 bytes.
   g.registerAllocationUnit = 256;
   g.warpAllocationGranularity = 4;
   g.sharedAllocationUnit = 128;
-  EXPECT_EQ(maxActiveCtasPerSm(g, {192, 21, 0}), 10u);  // 672 -> 768 per warp, 6 -> 8 warps: 6144
-  EXPECT_EQ(maxActiveCtasPerSm(g, {160, 40, 0}), 6u);   // 1280 per warp, 5 -> 8 warps: 10240
+  // 672 -> 768 per warp: 16384 / 768 = 21 warps a partition, 84 in all: 14 CTAs of 6 warps.
+  EXPECT_EQ(maxActiveCtasPerSm(g, {192, 21, 0}), 14u);
+  // 1280 per warp: 12 warps a partition, 48 in all: 9 CTAs of 5 warps.
+  EXPECT_EQ(maxActiveCtasPerSm(g, {160, 40, 0}), 9u);
   EXPECT_EQ(maxActiveCtasPerSm(g, {32, 0, 1000}), 96u);  // 1000 -> 1024 bytes
 }
 

@@ -14,9 +14,15 @@ uint32_t ctasPerSm(const GpuProperties& gpu, uint32_t blockThreads, uint32_t reg
   const uint64_t warps = (blockThreads + gpu.warpSize - 1) / gpu.warpSize;
   const uint64_t threads = warps * gpu.warpSize;
   uint64_t limit = std::min<uint64_t>(gpu.maxBlocksPerSm, gpu.maxThreadsPerSm / threads);
-  const uint64_t registers = roundUp(uint64_t{registersPerThread} * gpu.warpSize, gpu.registerAllocationUnit) *
-                             roundUp(warps, gpu.warpAllocationGranularity);
-  if (registers != 0) limit = std::min(limit, gpu.registersPerSm / registers);
+  // CUDA's calculation (cuda_occupancy.h): registers go to warps, the register file is split
+  // evenly over `warpAllocationGranularity` partitions, each holds whole warps; a CTA fits when
+  // its warps rounded up to the partitions fit the file.
+  const uint64_t perWarp = roundUp(uint64_t{registersPerThread} * gpu.warpSize, gpu.registerAllocationUnit);
+  const uint64_t parts = std::max<uint64_t>(gpu.warpAllocationGranularity, 1);
+  if (perWarp != 0) {
+    if (perWarp * roundUp(warps, parts) > gpu.registersPerSm) return 0;
+    limit = std::min(limit, gpu.registersPerSm / parts / perWarp * parts / warps);
+  }
   const uint64_t shared = roundUp(sharedBytesPerCta, gpu.sharedAllocationUnit);
   if (shared != 0) limit = std::min<uint64_t>(limit, gpu.sharedBytesPerSm / shared);
   return static_cast<uint32_t>(limit);

@@ -17,7 +17,9 @@
 // release, exit, CTA release) and one tick per simulated SM cycle for its own clocks.
 //
 // Baseline "static": CUDA's occupancy calculation. Registers are allocated per warp,
-// ceil(regs_per_thread * 32 / unit) * unit registers with `unit` the allocation granularity;
+// ceil(regs_per_thread * 32 / unit) * unit registers with `unit` the allocation granularity, the
+// register file split into warp_allocation_granularity partitions of whole warps (CUDA's
+// cuda_occupancy.h);
 // shared memory per CTA rounded up to its granularity; a warp slot per warp; a CTA slot per CTA;
 // the per-SM thread limit.
 #pragma once

@@ -42,9 +42,11 @@ class StaticResourceManager final : public IResourceManager {
     occupancy_ = Occupancy{};
     occupancy_.maxWarpsPerSm = maxWarps_;
     const uint32_t warps = k.warpsPerCta();
-    const uint64_t regsPerCta =
-        roundUp(uint64_t{k.registersPerThread + k.assistRegistersPerThread} * 32, registerUnit_) *
-        roundUp(warps, warpGranularity_);
+    const uint64_t regsPerWarp =
+        roundUp(uint64_t{k.registersPerThread + k.assistRegistersPerThread} * 32, registerUnit_);
+    // The check that a CTA fits at all rounds its warps up to the register file's partitions
+    // (warp_allocation_granularity); the partitions then hold whole warps each (cuda_occupancy.h).
+    const uint64_t regsPerCta = regsPerWarp * roundUp(warps, warpGranularity_);
     const uint64_t sharedPerCta = roundUp(k.sharedBytesPerCta, sharedUnit_);
     regsPerCta_ = regsPerCta;
     sharedPerCta_ = sharedPerCta;
@@ -75,7 +77,8 @@ class StaticResourceManager final : public IResourceManager {
         {maxCtas_, "ctas"},
         {maxWarps_ / std::max(warps, 1u), "warps"},
         {maxThreads_ / std::max(k.threadsPerCta, 1u), "threads"},
-        {regsPerCta == 0 ? UINT64_MAX : registers_ / regsPerCta, "registers"},
+        {regsPerWarp == 0 ? UINT64_MAX : registers_ / warpGranularity_ / regsPerWarp * warpGranularity_ / warps,
+         "registers"},
         {sharedPerCta == 0 ? UINT64_MAX : sharedBytes_ / sharedPerCta, "shared"},
     };
     const Limit* best = &limits[0];

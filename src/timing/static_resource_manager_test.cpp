@@ -33,17 +33,21 @@ TEST_F(StaticResourceManagerTest, RegistersLimitAs32RegisterThreadsOf256) {
   EXPECT_DOUBLE_EQ(o.theoretical(), 32.0 / 48.0);
 }
 
-TEST_F(StaticResourceManagerTest, RegisterAllocationRoundsPerWarpAndWarpPairs) {
+TEST_F(StaticResourceManagerTest, RegistersGoToWarpsInTwoPartitionsOfWholeWarps) {
   auto rm = make();
-  // 21 x 32 = 672 -> 704 per warp; 3 warps round to 4: 2816 per CTA -> 11 by registers, but
-  // 8 CTA slots.
+  // 21 x 32 = 672 -> 704 per warp; each half of the file holds 23 warps, 46 in all: 15 CTAs of
+  // 3 warps by registers, but 8 CTA slots.
   ASSERT_EQ(rm->beginKernel({21, 0, 96}), "");
   EXPECT_EQ(rm->occupancy().ctasPerSm, 8u);
   EXPECT_STREQ(rm->occupancy().limitedBy, "ctas");
-  // 5 warps round to 6: 6 x 704 = 4224 -> 7 CTAs by registers (warps would allow 9).
-  ASSERT_EQ(rm->beginKernel({21, 0, 160}), "");
-  EXPECT_EQ(rm->occupancy().ctasPerSm, 7u);
+  // 33 x 32 = 1056 -> 1088 per warp: 15 warps per half, 30 in all: 6 CTAs of 5 warps (rounding
+  // every CTA up to 6 warps would give 5; warps and threads would allow 9).
+  ASSERT_EQ(rm->beginKernel({33, 0, 160}), "");
+  EXPECT_EQ(rm->occupancy().ctasPerSm, 6u);
   EXPECT_STREQ(rm->occupancy().limitedBy, "registers");
+  // A CTA whose warps, rounded up to the partitions, need more than the file never runs: 63
+  // registers (2048 per warp), 17 warps -> 18 x 2048 = 36864.
+  EXPECT_NE(rm->beginKernel({63, 0, 544}), "");
 }
 
 TEST_F(StaticResourceManagerTest, AssistRegistersCountInTheAllocationNotInThePerThreadLimit) {
