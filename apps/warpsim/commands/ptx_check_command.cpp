@@ -55,7 +55,7 @@ int checkPtx(const CheckArgs& args) {
   runtime::DeviceOptions options;
   if (args.estimate) options.resources = runtime::DeviceOptions::Resources::Estimate;
   options.mode = "functional";
-  if (!args.allocate.empty()) options.sets.push_back("compiler.registers=" + args.allocate);
+  if (!args.allocate.empty()) options.sets.push_back("compiler.registers=\"" + args.allocate + "\"");
   runtime::Device device(options);
   runtime::Module module = device.loadModuleFile(args.file);
   const ir::Module& m = module.ir();

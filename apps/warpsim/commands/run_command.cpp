@@ -15,7 +15,8 @@ namespace warpsim::app {
 std::vector<std::string> runSets(const RunArgs& args) {
   std::vector<std::string> sets = args.sets;
   if (args.profileValues) sets.emplace_back("profile.value_similarity=true");
-  if (!args.maxRegisters.empty()) sets.push_back("compiler.registers=" + args.maxRegisters);
+  // As a string, whether a name or a number: an overlay may have set the key to a name.
+  if (!args.maxRegisters.empty()) sets.push_back("compiler.registers=\"" + args.maxRegisters + "\"");
   return sets;
 }
 

@@ -71,3 +71,57 @@ TEST(ZoruaSwap, ABarrierHeavyKernelOversubscribedDoesNotDeadlock) {
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// Specification points of the sweep (src/mech/zorua/experiment): every workload that accepts
+// resource specifications verifies under Zorua with and without oversubscription at its
+// smallest and largest block size, each with its largest shared size when it has them, at the
+// fewest registers without spills and at a budget of 16 (spill code).
+class ZoruaAtSpecifications : public testing::TestWithParam<std::string> {};
+
+TEST_P(ZoruaAtSpecifications, VerifiesAtTheExtremeBlockSizesAndRegisterBudgets) {
+  std::vector<workloads::Workload> all = workloads::allWorkloads();
+  const workloads::Workload* w = workloads::findWorkload(all, GetParam());
+  ASSERT_NE(w, nullptr);
+  const workloads::SpecSpace& spec = w->spec;
+  ASSERT_FALSE(spec.threadsPerBlock.empty());
+  const uint32_t shared = spec.sharedBytesPerBlock.empty() ? 0 : spec.sharedBytesPerBlock.back();
+  for (const char* overlay : {"zorua", "zorua-no-swap"}) {
+    for (const uint32_t threads : {spec.threadsPerBlock.front(), spec.threadsPerBlock.back()}) {
+      for (const char* budget : {"minimal", "16"}) {
+        runtime::DeviceOptions o;
+        o.resources = runtime::DeviceOptions::Resources::Estimate;
+        o.config = "gtx480";
+        o.overlays = {overlay};
+        // A string, as --max-registers gives it (the overlay sets the key to a name).
+        o.sets = {std::string("compiler.registers=\"") + budget + "\"", "resources.zorua.poison_swapped=true"};
+        runtime::Device device(o);
+        std::vector<runtime::LaunchReport> reports;
+        workloads::WorkloadContext ctx{device, w->smallSize, 1, reports, threads, shared};
+        workloads::Outcome out;
+        try {
+          out = w->run(ctx);
+        } catch (const std::exception& e) {
+          out.detail = e.what();
+        }
+        EXPECT_TRUE(out.passed) << overlay << " " << threads << " threads, " << shared << " B, registers "
+                                << budget << ": " << out.detail;
+      }
+    }
+  }
+}
+
+std::vector<std::string> specWorkloads() {
+  std::vector<std::string> names;
+  for (const workloads::Workload& w : workloads::allWorkloads())
+    if (!w.spec.threadsPerBlock.empty()) names.push_back(w.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Suite, ZoruaAtSpecifications, testing::ValuesIn(specWorkloads()),
+                         workloads::testing::workloadTestName);
+
+}  // namespace
+}  // namespace warpsim
