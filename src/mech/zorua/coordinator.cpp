@@ -46,6 +46,7 @@ void Coordinator::beginKernel(const KernelResources& kernel, Cycle now) {
   nextEpoch_ = kNever;  // set by the first tick
   lastTick_ = now;
   liveWarps_ = liveCtas_ = 0;
+  schedulable_ = 0;
   c_ = Counters{};
 }
 
@@ -80,7 +81,10 @@ void Coordinator::ctaEnd(uint32_t ctaLinear, Cycle now) {
   swapped_[kShared] -= c.sharedSwapped;
   free_[kShared] += c.shared - c.sharedSwapped;
   for (Warp& w : warps_) {
-    if (w.live && w.cta == i) w = Warp{};
+    if (w.live && w.cta == i) {
+      schedulable_ -= counts(w);
+      w = Warp{};
+    }
   }
   liveWarps_ -= c.warps;
   --liveCtas_;
@@ -103,15 +107,13 @@ bool Coordinator::ready(const Warp& w) const {
 void Coordinator::setSchedulable(uint32_t slot, bool on) {
   Warp& w = warps_[slot];
   if (w.schedulable == on) return;
+  schedulable_ -= counts(w);
   w.schedulable = on;
+  schedulable_ += counts(w);
   gate_->setSchedulable(slot, on);
 }
 
-uint32_t Coordinator::schedulableWarps() const {
-  uint32_t n = 0;
-  for (const Warp& w : warps_) n += w.live && !w.exited && w.schedulable && !w.atBarrier;
-  return n;
-}
+uint32_t Coordinator::counts(const Warp& w) { return w.live && !w.exited && w.schedulable && !w.atBarrier ? 1 : 0; }
 
 void Coordinator::enqueue(uint32_t slot) {
   Warp& w = warps_[slot];
@@ -132,6 +134,7 @@ void Coordinator::enqueue(uint32_t slot) {
 
 void Coordinator::warpStart(uint32_t slot, uint32_t ctaLinear, const ResourcePhase* phase, Cycle now) {
   Warp& w = warps_[slot];
+  schedulable_ -= counts(w);
   w = Warp{};
   w.live = true;
   w.generation = ++generations_;
@@ -199,6 +202,7 @@ void Coordinator::phaseChange(uint32_t slot, const ResourcePhase& phase, Cycle n
 void Coordinator::barrierWait(uint32_t slot, Cycle now) {
   Warp& w = warps_[slot];
   if (!w.live) return;
+  schedulable_ -= counts(w);
   w.atBarrier = true;
   tryAdmitAll(now);  // its slot may go to a waiting warp
 }
@@ -207,6 +211,7 @@ void Coordinator::barrierRelease(uint32_t slot, Cycle now) {
   Warp& w = warps_[slot];
   if (!w.live) return;
   w.atBarrier = false;
+  schedulable_ += counts(w);
   if (!ready(w)) setSchedulable(slot, false);
   settle(slot);
   tryAdmitAll(now);
@@ -226,6 +231,7 @@ void Coordinator::warpExit(uint32_t slot, Cycle now) {
     w.queue = Queue::None;
   }
   w.slot = w.slotSaved = w.restoring = false;
+  schedulable_ -= counts(w);
   w.exited = true;
   w.schedulable = false;  // the SM forgets exited warps; no gate call
   tryAdmitAll(now);
@@ -303,7 +309,7 @@ void Coordinator::tick(Cycle now) {
     for (unsigned q = 1; q < 4; ++q) c_.queuedWarpCycles[q] += dt * queues_[q].size();
     lastTick_ = now;
   }
-  lastSchedulable_ = schedulableWarps();
+  lastSchedulable_ = schedulable_;
   while (now >= nextEpoch_) {
     const WarpGate::IssueActivity a = gate_->issueActivity();
     const uint32_t n = std::max(gate_->schedulerCount(), 1u);

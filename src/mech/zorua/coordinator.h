@@ -89,7 +89,8 @@ class Coordinator {
   uint32_t swapUsed(Resource r) const { return swapped_[static_cast<unsigned>(r)]; }
   uint32_t threshold(Resource r) const { return thresholds_[static_cast<unsigned>(r)].threshold(); }
   bool schedulable(uint32_t slot) const { return warps_[slot].schedulable; }
-  uint32_t schedulableWarps() const;
+  // Schedulable warps not waiting at a barrier (the minimum-parallelism rule's count).
+  uint32_t schedulableWarps() const { return schedulable_; }
   uint64_t offChipSets(uint32_t slot) const { return warps_[slot].swappedSets; }
   // Changes whenever the slot (or the CTA entry) gets a new warp (CTA): completions of moves
   // made for an earlier one are ignored.
@@ -176,6 +177,8 @@ class Coordinator {
   WarpGate::IssueActivity epochStart_;
   uint32_t liveWarps_ = 0, liveCtas_ = 0;
   uint32_t generations_ = 0;
+  uint32_t schedulable_ = 0;  // warps counts() holds for
+  static uint32_t counts(const Warp& w);
 
   // Counters since beginKernel.
   struct Counters {

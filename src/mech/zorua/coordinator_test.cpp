@@ -120,6 +120,7 @@ TEST(ZoruaCoordinator, GrantsWholeNeedsAndAdmitsWaitingWarpsWhenAPhaseShrinks) {
   EXPECT_EQ(gate.take(), "+3");
   EXPECT_EQ(c.physicalFree(Resource::Registers), 1u);
   EXPECT_EQ(c.physicalFree(Resource::WarpSlots), 1u);
+  EXPECT_EQ(c.schedulableWarps(), 3u);  // 0, 2 and 3
   EXPECT_EQ(swap.take(), "");
 }
 
@@ -224,6 +225,7 @@ TEST(ZoruaCoordinator, AWarpAtABarrierGivesItsSlotAndIsRestoredAfterTheBarrier) 
   EXPECT_EQ(gate.take(), "+0 +1");
   c.barrierWait(0, 3);  // warp 0's slot goes to warp 2
   EXPECT_EQ(gate.take(), "-0 +2");
+  EXPECT_EQ(c.schedulableWarps(), 2u);  // 1 and 2; 0 waits at the barrier
   EXPECT_EQ(swap.take(), "save0");
   c.warpExit(2, 6);
   c.barrierRelease(0, 7);  // the freed slot, then the state comes back
@@ -231,6 +233,7 @@ TEST(ZoruaCoordinator, AWarpAtABarrierGivesItsSlotAndIsRestoredAfterTheBarrier) 
   EXPECT_EQ(gate.take(), "");
   c.warpRestored(0, 9);
   EXPECT_EQ(gate.take(), "+0");
+  EXPECT_EQ(c.schedulableWarps(), 2u);  // 0 and 1
 }
 
 TEST(ZoruaThreshold, FollowsAlgorithm3) {
