@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <queue>
 
+#include "mech/orf_lrf/divergent_arms.h"
 #include "mech/orf_lrf/dominance.h"
 #include "mech/orf_lrf/entry_intervals.h"
 
@@ -56,7 +57,7 @@ class FunctionAllocator {
  public:
   FunctionAllocator(const FunctionCode& f, const Strands& s, const OrfParams& p, OperandPlacement* out,
                     AllocationCounts& c)
-      : f_(f), s_(s), p_(p), out_(out), c_(c), dom_(*f.ir) {}
+      : f_(f), s_(s), p_(p), out_(out), c_(c), dom_(*f.ir), arms_(f, s) {}
 
   void run() {
     collectDefsAndReads();
@@ -145,7 +146,8 @@ class FunctionAllocator {
     if (rd.size() == 1 && rd[0] != kNone) {
       Def& d = defs_[rd[0]];
       const bool sameStrand = s_.strandOf[d.pc] == s_.strandOf[pc];
-      const bool reach = p_.forwardBranches ? dom_.dominates(d.pc, pc) : dom_.sameBlock(d.pc, pc) && d.pc < pc;
+      const bool reach = p_.forwardBranches ? dom_.dominates(d.pc, pc) && !arms_.startBetween(d.pc, pc)
+                                            : dom_.sameBlock(d.pc, pc) && d.pc < pc;
       if (!d.guarded && sameStrand && d.pc < pc && reach) {
         d.reads.push_back({pc, operand});
         return;
@@ -176,7 +178,8 @@ class FunctionAllocator {
           const timing::DecodedInstr& e = f_.code[q];
           for (unsigned j = 0; j < e.numSrc; ++j) {
             if (e.src[j] != g.reg || taken[(q - begin) * 6 + j] || !external(q, j, begin, end)) continue;
-            const bool reach = p_.forwardBranches ? dom_.dominates(pc, q) : dom_.sameBlock(pc, q);
+            const bool reach = p_.forwardBranches ? dom_.dominates(pc, q) && !arms_.startBetween(pc, q)
+                                                  : dom_.sameBlock(pc, q);
             if (!reach || reaching_[q * 6 + j] != reaching_[pc * 6 + i]) continue;
             g.later.push_back({q, static_cast<uint8_t>(j)});
             taken[(q - begin) * 6 + j] = 1;
@@ -324,6 +327,7 @@ class FunctionAllocator {
   OperandPlacement* out_;
   AllocationCounts& c_;
   Dominance dom_;
+  DivergentArms arms_;
   std::vector<Def> defs_;
   std::vector<uint32_t> defAt_;                   // pc * 4 + dst -> def id
   std::vector<std::vector<uint32_t>> reaching_;   // pc * 6 + src -> def ids (kNone: entry value)

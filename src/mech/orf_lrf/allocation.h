@@ -3,7 +3,9 @@
 //  1. every register read is tied to its reaching definitions; a read can use an upper level
 //     only if exactly one definition reaches it, that definition is unguarded, in the same
 //     strand, and dominates the read (with forward_branches off: in the same basic block), so
-//     the value is in the entry on every path ("when the location is uncertain, the MRF");
+//     the value is in the entry on every path ("when the location is uncertain, the MRF"), and
+//     the warp runs no strand start between them in an arm of a divergent branch that other
+//     lanes run in the meantime (divergent_arms.h);
 //  2. a definition with any other read, or read in a later strand, is live out: it is written to
 //     the MRF as well (dual destination);
 //  3. candidates are ranked by savings / range (Fig 6.5 and 6.8 with the configured per-access

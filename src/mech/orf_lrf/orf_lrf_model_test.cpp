@@ -1,7 +1,7 @@
 // The "orf-lrf" model driven directly with hand-made placements: levels obeyed with exact
 // counters, dual writes, deposits, strand-start and deschedule invalidation, and the check
 // catching reads of entries that do not hold the value and MRF reads of values written only
-// above it.
+// above it, lane by lane (entries are per lane, writes masked).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -38,22 +38,22 @@ struct Rig {
     rf.beginKernel({8, &notes});
     instr.op = ir::Op::Add;
   }
-  void read(uint32_t pc, std::initializer_list<uint32_t> regs) {
+  void read(uint32_t pc, std::initializer_list<uint32_t> regs, uint32_t mask = ~0u) {
     func::ExecRecord rec;
     rec.instr = &instr;
     rec.pc = pc;
     RegisterRead r;
     r.record = &rec;
-    r.activeMask = ~0u;
+    r.activeMask = mask;
     for (uint32_t reg : regs) r.srcRegs[r.numSrc++] = reg;
     rf.release(rf.allocate(r, now++));
   }
-  void write(uint32_t pc, uint32_t reg) {
+  void write(uint32_t pc, uint32_t reg, uint32_t mask = ~0u) {
     RegisterWrite w;
     w.tag = pc;
     w.numDst = 1;
     w.dstRegs[0] = reg;
-    w.activeMask = ~0u;
+    w.activeMask = mask;
     w.instr = &instr;
     w.pc = pc;
     rf.write(w, now);
@@ -114,6 +114,22 @@ TEST(OrfLrfModel, DescheduleInvalidatesAndMrfReadsOfValuesWrittenOnlyAboveAreCau
   const nlohmann::json h = rig.h();
   EXPECT_EQ(h["invalid_reads"].get<uint64_t>(), 2u);
   EXPECT_EQ(h["deschedule_invalidations"].get<uint64_t>(), 1u);
+}
+
+// Divergent arms: lanes 16-31 put r5 into ORF 0 while lanes 0-15 keep r1 there. Each lane
+// holds what it wrote last: r1 is valid for lanes 0-15 only, r5 for lanes 16-31 only.
+TEST(OrfLrfModel, EntriesArePerLaneAndWritesMasked) {
+  Rig rig;
+  rig.write(0, 1);
+  rig.write(0, 5, 0xFFFF0000u);
+  rig.read(1, {1, 2}, 0x0000FFFFu);  // r1 from ORF 0, lanes 0-15: valid
+  EXPECT_EQ(rig.h()["invalid_reads"].get<uint64_t>(), 0u);
+  rig.read(1, {5, 2}, 0xFFFF0000u);  // r5 from ORF 0, lanes 16-31: valid
+  EXPECT_EQ(rig.h()["invalid_reads"].get<uint64_t>(), 0u);
+  rig.read(1, {1, 2}, 0x00010000u);  // r1 for lane 16, which now holds r5
+  EXPECT_EQ(rig.h()["invalid_reads"].get<uint64_t>(), 1u);
+  rig.read(1, {5, 2}, 0x00018000u);  // r5 for lanes 15 and 16: lane 15 holds r1
+  EXPECT_EQ(rig.h()["invalid_reads"].get<uint64_t>(), 2u);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ OrfLrfRegisterFile::OrfLrfRegisterFile(const Context& context)
              geometry_.writePorts) {
   if (context.passes) context.passes->require(kPlacementTable);
   allMrf_.dstMrfMask = 0xF;
-  entries_.assign(size_t{slots_} * slotEntries_, Entry{});
+  entries_.resize(size_t{slots_} * slotEntries_);
   done_.reserve(256);
   beginKernel({1, nullptr});
 }
@@ -40,7 +40,7 @@ OrfLrfRegisterFile::OrfLrfRegisterFile(const Context& context)
 void OrfLrfRegisterFile::beginKernel(const KernelInfo& kernel) {
   regs_ = kernel.valueRegisters == 0 ? 1 : kernel.valueRegisters;
   onlyAbove_.assign(size_t{slots_} * regs_, 0);
-  std::fill(entries_.begin(), entries_.end(), Entry{});
+  for (Entry& e : entries_) e.reg.fill(kNoReg);
   ports_.reset();
   done_.clear();
   doneHead_ = 0;
@@ -51,7 +51,8 @@ void OrfLrfRegisterFile::beginKernel(const KernelInfo& kernel) {
 }
 
 void OrfLrfRegisterFile::invalidate(uint32_t slot) {
-  std::fill_n(entries_.begin() + static_cast<std::ptrdiff_t>(size_t{slot} * slotEntries_), slotEntries_, Entry{});
+  if (!params_.check) return;  // the entries serve the check only
+  for (uint32_t e = 0; e < slotEntries_; ++e) entries_[(size_t{slot} * slotEntries_) + e].reg.fill(kNoReg);
 }
 
 void OrfLrfRegisterFile::onWarpDescheduled(uint32_t slot, Cycle) {
@@ -59,17 +60,17 @@ void OrfLrfRegisterFile::onWarpDescheduled(uint32_t slot, Cycle) {
   invalidate(slot);
 }
 
+// Both loops run over all 32 lanes without branches (the compiler vectorises them).
 void OrfLrfRegisterFile::writeEntry(Entry& e, uint32_t reg, uint32_t lanes) {
-  if (e.reg == reg) {
-    e.lanes |= lanes;
-  } else {
-    e.reg = reg;
-    e.lanes = lanes;
-  }
+  if (!params_.check) return;
+  for (unsigned l = 0; l < 32; ++l) e.reg[l] = (lanes >> l & 1u) ? reg : e.reg[l];
 }
 
 void OrfLrfRegisterFile::checkEntry(const Entry& e, uint32_t reg, uint32_t lanes) {
-  if (params_.check && (e.reg != reg || (e.lanes & lanes) != lanes)) ++invalidReads_;
+  if (!params_.check) return;
+  uint32_t other = 0;  // lanes holding another register
+  for (unsigned l = 0; l < 32; ++l) other |= static_cast<uint32_t>(e.reg[l] != reg) << l;
+  if ((other & lanes) != 0) ++invalidReads_;
 }
 
 uint32_t OrfLrfRegisterFile::allocate(const RegisterRead& r, Cycle) {

@@ -10,12 +10,14 @@
 // needed later in the MRF: there is no write-back). Operands read from the ORF or LRF take no
 // MRF bank port; results written only above take no MRF write port.
 //
-// Check (`check`, on by default): each upper-level entry remembers which register it holds for
-// which lanes, and each register remembers the lanes whose latest value was written only above
-// the MRF; a read of an entry that does not hold the register for all its active lanes, or an
-// MRF read of lanes whose value was never written to the MRF, is counted in invalid_reads (0 on
-// the whole suite, tested).
+// Check (`check`, on by default): each upper-level entry remembers, lane by lane, which register
+// it holds (entries are per lane and writes masked: the lanes of one arm of a divergent branch
+// may hold another register than the other arm's), and each register remembers the lanes whose
+// latest value was written only above the MRF; a read of an entry that does not hold the
+// register for all its active lanes, or an MRF read of lanes whose value was never written to
+// the MRF, is counted in invalid_reads (0 on the whole suite, tested).
 #pragma once
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -49,9 +51,9 @@ class OrfLrfRegisterFile final : public timing::IRegisterFile {
 
  private:
   struct Entry {
-    uint32_t reg = UINT32_MAX;  // the register it holds
-    uint32_t lanes = 0;         // lanes holding it
+    std::array<uint32_t, 32> reg;  // per lane: the register it holds (kNoReg: none)
   };
+  static constexpr uint32_t kNoReg = UINT32_MAX;
   Entry& orf(uint32_t slot, uint32_t e) { return entries_[(size_t{slot} * slotEntries_) + e]; }
   Entry& lrf(uint32_t slot, uint32_t bank) { return entries_[(size_t{slot} * slotEntries_) + params_.entries + bank]; }
   void invalidate(uint32_t slot);
