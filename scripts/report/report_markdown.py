@@ -33,3 +33,11 @@ def table(header, rows):
     lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def words(names, empty="none"):
+    """['a', 'b', 'c'] -> 'a, b and c' (`empty` for none)."""
+    names = list(names)
+    if not names:
+        return empty
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -15,6 +15,7 @@
 #include "mech/zorua/zorua_resource_manager.h"
 #include "timing/i_resource_manager.h"
 #include "timing/plugin_registry.h"
+#include "timing/sm_resource_limits.h"
 
 namespace warpsim::mech::zorua {
 
@@ -33,20 +34,15 @@ uint64_t roundUp(uint64_t v, uint64_t unit) { return unit == 0 ? v : (v + unit -
 class WarpLevelResourceManager final : public IResourceManager {
  public:
   explicit WarpLevelResourceManager(const Context& context) {
-    config::Section sm = context.tree->section("sm");
-    maxWarps_ = sm.u32("max_warps", 48, "warp slots per SM", 1, 64);
-    maxCtas_ = sm.u32("max_ctas", 8, "CTA slots per SM", 1, 1024);
-    maxThreads_ = sm.u32("max_threads", 1536, "resident threads per SM", 32, 1 << 16);
-    registers_ = sm.u32("registers", 32768, "32-bit registers per SM", 1, 1 << 24);
-    sharedBytes_ = sm.u32("shared_bytes", 48 * 1024, "shared memory bytes per SM", 0, 1 << 30);
-    config::Section r = context.tree->section("resources");
-    registerUnit_ = r.u32("register_allocation_unit", 64,
-                          "registers are allocated per warp in multiples of this many", 1, 1 << 16);
-    (void)r.u32("warp_allocation_granularity", 2,
-                "a CTA's warps are rounded up to a multiple of this for registers", 1, 64);
-    sharedUnit_ = r.u32("shared_allocation_unit", 128,
-                        "shared memory is allocated per CTA in multiples of this many bytes", 1, 1 << 20);
-    maxRegsPerThread_ = r.u32("max_registers_per_thread", 63, "the most registers one thread may use", 1, 1024);
+    const timing::SmResourceLimits l = timing::SmResourceLimits::read(*context.tree);
+    maxWarps_ = l.maxWarps;
+    maxCtas_ = l.maxCtas;
+    maxThreads_ = l.maxThreads;
+    registers_ = l.registers;
+    sharedBytes_ = l.sharedBytes;
+    registerUnit_ = l.registerUnit;
+    sharedUnit_ = l.sharedUnit;
+    maxRegsPerThread_ = l.maxRegsPerThread;
   }
 
   std::string beginKernel(const KernelResources& k) override {

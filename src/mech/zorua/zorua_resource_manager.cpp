@@ -9,6 +9,7 @@
 #include "mech/zorua/memory_swap_path.h"
 #include "mech/zorua/zorua_resource_manager.h"
 #include "timing/plugin_registry.h"
+#include "timing/sm_resource_limits.h"
 
 namespace warpsim::mech::zorua {
 
@@ -21,23 +22,15 @@ namespace {
 class ZoruaResourceManager final : public IResourceManager {
  public:
   explicit ZoruaResourceManager(const Context& context) {
-    config::Section sm = context.tree->section("sm");
-    params_.warpSlots = sm.u32("max_warps", 48, "warp slots per SM", 1, 64);
-    const uint32_t registers = sm.u32("registers", 32768, "32-bit registers per SM", 1, 1 << 24);
-    const uint32_t shared = sm.u32("shared_bytes", 48 * 1024, "shared memory bytes per SM", 0, 1 << 30);
-    // CTA slots and the thread limit: Zorua's logical CTAs and warps take their place; the
-    // allocation granularities: Zorua allocates in its own sets (read so the base
-    // configuration's keys stay valid under this manager).
-    (void)sm.u32("max_ctas", 8, "CTA slots per SM", 1, 1024);
-    (void)sm.u32("max_threads", 1536, "resident threads per SM", 32, 1 << 16);
+    // The SM's limits (its CTA slots, thread limit and allocation granularities are read too, so
+    // the base configuration's keys stay valid; Zorua's logical CTAs and warps and its own sets
+    // take their place).
+    const timing::SmResourceLimits limits = timing::SmResourceLimits::read(*context.tree);
+    params_.warpSlots = limits.maxWarps;
+    const uint32_t registers = limits.registers;
+    const uint32_t shared = limits.sharedBytes;
+    maxRegsPerThread_ = limits.maxRegsPerThread;
     config::Section r = context.tree->section("resources");
-    (void)r.u32("register_allocation_unit", 64,
-                "registers are allocated per warp in multiples of this many", 1, 1 << 16);
-    (void)r.u32("warp_allocation_granularity", 2,
-                "a CTA's warps are rounded up to a multiple of this for registers", 1, 64);
-    (void)r.u32("shared_allocation_unit", 128,
-                "shared memory is allocated per CTA in multiples of this many bytes", 1, 1 << 20);
-    maxRegsPerThread_ = r.u32("max_registers_per_thread", 63, "the most registers one thread may use", 1, 1024);
     config::Section z = r.sub("zorua");
     params_.logicalWarps = z.u32("logical_warps", 64,
                                  "warps the SM holds (warp-slot mapping table entries; physical "

@@ -18,6 +18,7 @@ import zorua_data as data
 import zorua_headlines as hl
 import zorua_paper as paper
 import zorua_plot as plot
+from report_markdown import table, words  # scripts/report
 from summary_stats import mean
 from zorua_headlines import NONE, pct, signed
 from zorua_study import Study
@@ -29,18 +30,6 @@ DISCUSSION = f"{FOLDER}/discussion.md"
 
 def num(x, digits=2):
     return NONE if x is None else f"{x:.{digits}f}"
-
-
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
-
-
-def words(names):
-    names = list(names)
-    if not names:
-        return "none"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def status_words(report):
