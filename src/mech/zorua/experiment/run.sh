@@ -4,22 +4,19 @@
 #                                                    specifications (184 in all) x the designs
 #                                                    (baseline, WLM, Zorua) x three GPU
 #                                                    generations (gtx480, k40, gtx980)
-#   2. warpsim sweep OUT/spec.toml --out OUT/sweep   1,656 points at size small (1,104 without
-#                                                    WLM). Measured per point at small: mst 0.2-0.4
-#                                                    s, dct8x8 0.3-0.6, barnes-hut 0.4-0.75,
-#                                                    nqueens 0.65-1.6, sssp 0.7-1.6 (the larger
-#                                                    figures while other work shared the cores):
-#                                                    about 9 minutes at --jobs 2 on an idle 2-core
-#                                                    machine, 15 on a busy one
+#   2. warpsim sweep OUT/spec.toml --out OUT/sweep   1,656 points at size small, each on one SM
+#                                                    (spec.py says why), barnes-hut at 1,024
+#                                                    bodies: 0.3-0.7 s a point for mst and
+#                                                    dct8x8, 0.7-2 s nqueens and sssp, 3-5 s
+#                                                    barnes-hut; 19 minutes at --jobs 2 on the
+#                                                    2-core machine
 #   3. warpsim report OUT/sweep --template zorua_page.py --out DOCS/zorua.md
 #
 # Usage: src/mech/zorua/experiment/run.sh [options] [-- warpsim sweep options]
 #   --warpsim PATH    simulator (default build/apps/warpsim/warpsim)
-#   --size SIZE       small (default), default, large or a number for every application. At
-#                     small several applications launch few thread blocks (barnes-hut and sssp
-#                     one to a few per kernel), too few for occupancy cliffs (the page's
-#                     Applications table shows the waves); at default a point takes 5 to 30 s
-#                     (2 to 4 hours for the whole sweep at --jobs 2)
+#   --size SIZE       small (default), default, large or a number for every application
+#                     (spec.py's SIZE_AT replaces some at small); at default a point takes 5 to
+#                     60 s (hours for the whole sweep at --jobs 2)
 #   --workloads LIST  only these applications, separated by commas (default: dct8x8, mst,
 #                     nqueens, barnes-hut, sssp)
 #   --quick           a handful of specifications per application (3 thread counts, the

@@ -20,7 +20,14 @@ resource specifications, under each design, on three GPU generations.
     `--set compiler.registers="B"` (a string, as the overlays spell it, so that the overlays'
     "minimal" and a number do not clash in type; `--max-registers N` with an overlay that sets
     compiler.registers is refused);
-  - GPU generations: gtx480 (Fermi), k40 (Kepler), gtx980 (Maxwell).
+  - GPU generations: gtx480 (Fermi), k40 (Kepler), gtx980 (Maxwell), each with one SM (SMS):
+    the study's cliffs are the thread blocks one SM holds at once, and they show only when a
+    kernel launches several times that many. At the sizes a sweep of 1,656 points can afford,
+    a launch fills 15 SMs about once (mst 0.3-1.1 times, barnes-hut and sssp one to a few
+    blocks); on one SM the same launches are 4 to 16 waves. The memory system stays the whole
+    GPU's, so one SM sees more bandwidth per SM than with all of them busy;
+  - sizes: the sweep's size for every application except those in SIZE_AT (barnes-hut at small
+    has 128 bodies, one thread block per kernel: it runs at 1,024 bodies instead).
 
 A variant is a design at a (threads, shared) pair: `base-t256-s9216`, `zorua-t64`; the register
 budget is the axis `set:compiler.registers`. Each workload excludes the variants and budgets that
@@ -65,6 +72,10 @@ BUDGETS = {
     "sssp": ["24", "20"],
 }
 APPS = list(BUDGETS)
+# SMs of every run (options --sms): see above.
+SMS = 1
+# An application's size in place of the sweep's: {application: {sweep size: its size}}.
+SIZE_AT = {"barnes-hut": {"small": "1024"}}
 # --quick: the smallest, a middle and the largest threads per block, the first and last shared
 # value, and "minimal" only.
 QUICK_THREADS = 3
@@ -111,9 +122,22 @@ def app_specs(app, accepted, quick=False):
     return [(t, s, b) for b in budgets for s in shared_values for t in threads]
 
 
+def app_size(app, size):
+    """The size an application runs at when the sweep's is `size`."""
+    return SIZE_AT.get(app, {}).get(str(size), str(size))
+
+
+def size_value(size):
+    return int(size) if str(size).isdigit() else size
+
+
 def spec_text(workloads, size, accepted, designs, quick=False, configs=None):
     configs = configs or list(data.GENERATIONS)
     per_app = {w: app_specs(w, accepted, quick) for w in workloads}
+    sizes = []
+    for w in workloads:
+        if app_size(w, size) not in sizes:
+            sizes.append(app_size(w, size))
     pairs = []
     for w in workloads:
         for t, s, _ in per_app[w]:
@@ -135,7 +159,7 @@ def spec_text(workloads, size, accepted, designs, quick=False, configs=None):
         "",
         "[axes]",
         f"workload = {toml_list(workloads)}",
-        f"size = {toml_list([int(size) if str(size).isdigit() else size])}",
+        f"size = {toml_list([size_value(z) for z in sizes])}",
         f"config = {toml_list(configs)}",
         f"variant = {toml_list(variants)}",
         "",
@@ -144,6 +168,9 @@ def spec_text(workloads, size, accepted, designs, quick=False, configs=None):
         "",
     ]
     for w in workloads:
+        other_sizes = [size_value(z) for z in sizes if z != app_size(w, size)]
+        if other_sizes:
+            lines += ["[[exclude]]", f'workload = "{w}"', f"size = {toml_list(other_sizes)}", ""]
         own = {(t, s) for t, s, _ in per_app[w]}
         others = [v for v in variants if data.parse_variant(v)[1:] not in own]
         if others:
@@ -154,7 +181,8 @@ def spec_text(workloads, size, accepted, designs, quick=False, configs=None):
                       f'set = {{ "{data.BUDGET_KEY}" = {toml_list(other_budgets)} }}', ""]
     for v in variants:
         design, t, s = data.parse_variant(v)
-        options = ["--threads-per-block", str(t)] + ([] if s is None else ["--shared-per-block", str(s)])
+        options = ["--sms", str(SMS), "--threads-per-block", str(t)]
+        options += [] if s is None else ["--shared-per-block", str(s)]
         spec_words = f"{t} threads per block" + ("" if s is None else f", {s} shared bytes per block")
         lines += [f"[variants.{v}]", f"description = {json.dumps(DESIGN_TEXT[design] + '; ' + spec_words)}"]
         if design != "base":

@@ -147,21 +147,22 @@ class Sweep:
         self.runs = {}
         self.apps, self.configs, self.designs = [], [], []
         self.specs = {}  # app -> [spec] in spec_order
-        self.size = None
+        self.sizes = {}  # app -> its size
         for p in report.points:
             parsed = parse_variant(str(p.axes.get("variant", "")))
             if parsed is None:
                 continue
             design, threads, shared = parsed
             app, config = p.axes.get("workload"), p.axes.get("config")
-            budget = str(p.axes.get(BUDGET_AXIS, "minimal"))
+            # A budget the spec wrote as a TOML string ("24") is kept with its quotes in the axis.
+            budget = str(p.axes.get(BUDGET_AXIS, "minimal")).strip('"')
             spec = (threads, shared, budget)
             for seq, x in ((self.apps, app), (self.configs, config), (self.designs, design)):
                 if x not in seq:
                     seq.append(x)
             if spec not in self.specs.setdefault(app, []):
                 self.specs[app].append(spec)
-            self.size = p.axes.get("size", self.size)
+            self.sizes.setdefault(app, str(p.axes.get("size")))
             if p.status != "pass":
                 continue
             stats = report.stats(p)
@@ -171,6 +172,22 @@ class Sweep:
         self.configs.sort(key=lambda c: list(GENERATIONS).index(c) if c in GENERATIONS else len(GENERATIONS))
         for app in self.specs:
             self.specs[app].sort(key=spec_order)
+
+    @property
+    def size(self):
+        """The sizes as words: the most common one, then the applications at another ("small;
+        barnes-hut at 1024")."""
+        if not self.sizes:
+            return None
+        values = list(self.sizes.values())
+        common = max(values, key=lambda z: (values.count(z), -values.index(z)))
+        others = [f"{a} at {z}" for a, z in self.sizes.items() if z != common]
+        return "; ".join([common] + others)
+
+    def sms(self):
+        """The SMs of the runs, as words ("1", "1 and 15")."""
+        counts = sorted({r.sms for r in self.runs.values() if r.sms})
+        return " and ".join(str(c) for c in counts) if counts else None
 
     def run(self, app, config, design, spec):
         return self.runs.get((app, config, design, spec))

@@ -280,6 +280,22 @@ def not_met_text(h, *groups):
     return "Not met:\n\n" + "\n".join(f"- *{r.result}*: {r.reason}." for r in rows)
 
 
+def worst_specs(s):
+    """Each application's worst specification under the baseline on the headline generation, with
+    the baseline's and Zorua's performance there over the baseline's best."""
+    parts = []
+    for a in s.apps:
+        base = s.perf(a, "base")
+        if not base:
+            continue
+        best = max(base.values())
+        worst = min(base, key=lambda spec: (base[spec], data.spec_order(spec)))
+        zorua = s.perf(a, "zorua") if "zorua" in s.designs else {}
+        z = f", Zorua {zorua[worst] / best:.2f}" if worst in zorua else ""
+        parts.append(f"{app_label(a)} at {data.spec_label(worst)} (Baseline {base[worst] / best:.2f}{z})")
+    return "; ".join(parts) or NONE
+
+
 def discussion_values(s, h):
     counts = [len(s.sweep.specs.get(a, [])) for a in s.apps]
     lo, hi, avg = paper.SPECS_PER_APP
@@ -298,6 +314,7 @@ def discussion_values(s, h):
         "spec_mean": (f"{mean(counts):.1f}".rstrip("0").rstrip(".") if counts else NONE),
         "generations": words(generation(c) for c in s.sweep.configs),
         "size": str(s.sweep.size),
+        "sms": s.sweep.sms() or NONE,
         "designs": words(data.LABELS[d] for d in s.designs),
         "wlm_note": "" if "wlm" in s.designs else " WLM was not run: configs/overlays/wlm.toml did not exist "
                                                    "when the sweep was written.",
@@ -305,6 +322,7 @@ def discussion_values(s, h):
         "headline_config": s.config or NONE,
         "waves": spread(waves, lambda x: f"{x:.1f}", " to "),
         "swap_runs": f"{moved} of {total}",
+        "worst_specs": worst_specs(s),
     }
     v["not_met_range"] = not_met_text(h, "range", "gain")
     for group in ("porting", "warps", "hit", "energy"):
@@ -327,7 +345,7 @@ def render(report):
         f"discussion comes from {DISCUSSION}. -->",
         f"Runs: sweep `{report.name}` ({FOLDER}/spec.py, then `warpsim sweep`), {len(report.points)} points, "
         f"{status_words(report)}.  \n"
-        f"Statistics: warpsim {version}, size {sweep.size}, generations "
+        f"Statistics: warpsim {version}, size {sweep.size}, {sweep.sms() or NONE} SM(s) per GPU, generations "
         f"{words(generation(c) for c in sweep.configs)}; headline generation {s.config}.  \n"
         f"Page: `warpsim report DIR --template {FOLDER}/zorua_page.py` (`{FOLDER}/run.sh` runs all three steps).",
         "Source: the Zorua study (thesis chapter 4; digest `../shared/digests/zorua-and-caba-assist-warps.md` "

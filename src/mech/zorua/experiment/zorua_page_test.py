@@ -120,6 +120,31 @@ class DataTest(unittest.TestCase):
         self.assertEqual(data.spec_label((32, None, "minimal")), "32")
 
 
+    def test_quoted_budgets_read_as_numbers(self):
+        # The sweep keeps a budget written as a TOML string with its quotes: set:compiler.registers="24".
+        class Point:
+            def __init__(self, budget):
+                self.axes = {"workload": "mst", "size": "small", "config": "gtx480", "variant": "base-t32",
+                             data.BUDGET_AXIS: budget}
+                self.status = "pass"
+
+        class Report:
+            points = [Point("minimal"), Point('"24"')]
+
+            def stats(self, point):
+                return None
+
+        sweep = data.Sweep(Report())
+        self.assertEqual(sweep.specs["mst"], [(32, None, "minimal"), (32, None, "24")])
+
+    def test_sizes_as_words(self):
+        sweep = object.__new__(data.Sweep)
+        sweep.sizes = {"mst": "small", "barnes-hut": "1024", "sssp": "small"}
+        self.assertEqual(sweep.size, "small; barnes-hut at 1024")
+        sweep.sizes = {}
+        self.assertIsNone(sweep.size)
+
+
 class SpecTest(unittest.TestCase):
     def test_list_specs_parsed(self):
         accepted = spec.parse_specs(LIST_SPECS)
@@ -136,14 +161,19 @@ class SpecTest(unittest.TestCase):
         text = spec.spec_text(spec.APPS, "small", accepted, data.DESIGNS)
         parsed = tomllib.loads(text)
         self.assertEqual(parsed["axes"]["config"], ["gtx480", "k40", "gtx980"])
-        self.assertEqual(len(grid(parsed)), 184 * 9)
+        self.assertEqual(parsed["axes"]["size"], ["small", 1024])
+        points = grid(parsed)
+        self.assertEqual(len(points), 184 * 9)
+        # barnes-hut at 1024 bodies (one thread block per kernel at small), the others at small.
+        self.assertEqual({(w, z) for w, z, *_ in points},
+                         {(w, 1024 if w == "barnes-hut" else "small") for w in spec.APPS})
 
     def test_variants_carry_the_specification_and_the_design(self):
         accepted = spec.parse_specs(LIST_SPECS)
         parsed = tomllib.loads(spec.spec_text(["nqueens"], "small", accepted, ["base", "zorua"]))
         v = parsed["variants"]["zorua-t64-s6144"]
         self.assertEqual(v["overlays"], ["zorua"])
-        self.assertEqual(v["options"], ["--threads-per-block", "64", "--shared-per-block", "6144"])
+        self.assertEqual(v["options"], ["--sms", "1", "--threads-per-block", "64", "--shared-per-block", "6144"])
         self.assertNotIn("overlays", parsed["variants"]["base-t64-s6144"])
         self.assertEqual(parsed["axes"]["set"][data.BUDGET_KEY], ["minimal", "16"])
 
@@ -162,17 +192,19 @@ class SpecTest(unittest.TestCase):
 
 
 def grid(parsed):
-    """The points of a parsed spec: (workload, config, variant, budget) not excluded."""
+    """The points of a parsed spec: (workload, size, config, variant, budget) not excluded."""
     axes = parsed["axes"]
     budgets = axes["set"][data.BUDGET_KEY]
     out = []
     for w in axes["workload"]:
-        for c in axes["config"]:
-            for v in axes["variant"]:
-                for b in budgets:
-                    point = {"workload": w, "config": c, "variant": v, "set": {data.BUDGET_KEY: b}}
-                    if not any(excluded(point, e) for e in parsed.get("exclude", [])):
-                        out.append((w, c, v, b))
+        for z in axes["size"]:
+            for c in axes["config"]:
+                for v in axes["variant"]:
+                    for b in budgets:
+                        point = {"workload": w, "size": z, "config": c, "variant": v,
+                                 "set": {data.BUDGET_KEY: b}}
+                        if not any(excluded(point, e) for e in parsed.get("exclude", [])):
+                            out.append((w, z, c, v, b))
     return out
 
 
@@ -235,9 +267,9 @@ def write_sweep(folder, designs=("base", "wlm", "zorua"), configs=("gtx480", "k4
     with open(os.path.join(folder, "spec.toml"), "w") as f:
         f.write(text)
     points, table = [], []
-    for w, c, v, b in grid(tomllib.loads(text)):
+    for w, z, c, v, b in grid(tomllib.loads(text)):
         design, threads, _ = data.parse_variant(v)
-        axes = {"workload": w, "size": "small", "config": c, "variant": v, data.BUDGET_AXIS: b}
+        axes = {"workload": w, "size": z, "config": c, "variant": v, data.BUDGET_AXIS: b}
         pid = f"{len(points):016x}"
         points.append({"id": pid, "axes": axes, "argv": ["run", w]})
         table.append(dict({"id": pid}, **axes, status="pass", wall_seconds=1.0))
@@ -333,6 +365,7 @@ class PageTest(unittest.TestCase):
         self.assertIn("- SP: survey propagation", page)
         self.assertNotIn("{", page.split("## Discussion")[1])
         self.assertNotIn("Points that did not pass", page)
+        self.assertIn("Statistics: warpsim test, size small, 15 SM(s) per GPU,", page)
 
     def test_page_without_wlm(self):
         with tempfile.TemporaryDirectory() as folder:
