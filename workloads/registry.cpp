@@ -54,6 +54,7 @@ Workload jpegDecodeWorkload();
 Workload rayTraceWorkload();
 Workload stringMatchWorkload();
 Workload nqueensWorkload();
+Workload pcrWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
@@ -93,6 +94,7 @@ std::vector<Workload> allWorkloads() {
       monteCarloWorkload(),
       mriQWorkload(),
       cfdWorkload(),
+      pcrWorkload(),
       // irregular and dynamic programming
       bfsWorkload(),
       ssspWorkload(),

@@ -162,6 +162,59 @@ TEST(WorkloadSpecDct8x8, UnknownBlockSizeIsAnError) {
   EXPECT_THROW(runSpec(byName(all, "dct8x8"), 96, 0), runtime::Error);
 }
 
+// nw: the block size is the blocking factor B, the edge of the tiles, and picks the kernel
+// compiled for it; the shared memory per CTA follows B ((B + 1)^2 + 2 B words), there is one
+// launch per tile diagonal, and the alignment score is the same at every B.
+TEST(WorkloadSpecNw, BlockSizeIsTheTileEdge) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, "nw");
+  struct Point {
+    uint32_t asked, tile;
+    const char* kernel;
+    uint32_t shared;
+  };
+  const Point points[] = {{0, 32, "nw_tile_diagonal", 4612},
+                          {16, 16, "nw_tile_diagonal_b16", 1284},
+                          {32, 32, "nw_tile_diagonal", 4612},
+                          {64, 64, "nw_tile_diagonal_b64", 17412}};
+  std::string score;
+  for (const Point& p : points) {
+    SCOPED_TRACE(::testing::Message() << "threads " << p.asked);
+    SpecRun run = runSpec(w, p.asked, 0);
+    EXPECT_TRUE(run.outcome.passed) << run.outcome.detail;
+    EXPECT_EQ(run.reports.size(), 2 * w.smallSize / p.tile - 1);
+    for (const runtime::LaunchReport& r : run.reports) {
+      EXPECT_EQ(r.kernel, p.kernel);
+      EXPECT_EQ(r.block.x, p.tile);
+      EXPECT_EQ(r.block.count(), p.tile);
+      EXPECT_EQ(r.resources.sharedBytes, p.shared);
+      EXPECT_EQ(r.dynamicSharedBytes, 0u);
+    }
+    // The anti-diagonal of tiles through the middle has them all.
+    EXPECT_EQ(run.reports.at(w.smallSize / p.tile - 1).grid.x, w.smallSize / p.tile);
+    const std::string detail = run.outcome.detail;
+    const std::string thisScore = detail.substr(detail.find("score"));
+    if (score.empty()) score = thisScore;
+    EXPECT_EQ(thisScore, score);
+  }
+}
+
+TEST(WorkloadSpecNw, OtherBlockSizesSharedBytesAndUntiledLengthsAreErrors) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, "nw");
+  EXPECT_THROW(runSpec(w, 128, 0), runtime::Error);
+  EXPECT_THROW(runSpec(w, 0, 4612), runtime::Error);  // shared memory follows the tile
+  runtime::DeviceOptions options;
+  options.mode = "functional";
+  options.resources = runtime::DeviceOptions::Resources::Estimate;
+  runtime::Device device(options);
+  std::vector<runtime::LaunchReport> reports;
+  WorkloadContext ctx{device, 96, 1, reports, 64, 0};  // 32-wide tiles fit, 64-wide do not
+  EXPECT_THROW(w.run(ctx), runtime::Error);
+  ctx.threadsPerBlock = 32;
+  EXPECT_TRUE(w.run(ctx).passed);
+}
+
 // mst: all four Boruvka kernels take the block size; sssp: relax and scatter do, the one-CTA scan
 // keeps its 256 threads. Neither uses the shared option.
 TEST(WorkloadSpecGraphs, MainKernelsTakeTheBlockSize) {
@@ -178,6 +231,48 @@ TEST(WorkloadSpecGraphs, MainKernelsTakeTheBlockSize) {
     EXPECT_EQ(r.block.x, r.kernel == "frontier_scan" ? 256u : 1024u) << r.kernel;
   }
   EXPECT_EQ(kernels, (std::set<std::string>{"sssp_relax", "frontier_scan", "frontier_scatter"}));
+}
+
+// pcr: shared bytes pick the systems per CTA (8 KiB each), the threads share their equations;
+// asked alone, each follows the other. The solution is the same to the bit at every layout (the
+// verdict carries a checksum of its bits).
+TEST(WorkloadSpecPcr, LayoutFollowsTheSpecificationNeverTheSolution) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, "pcr");
+  struct Point {
+    uint32_t threads, shared;    // asked
+    uint32_t block, bytes, ctas;  // launched
+  };
+  const uint32_t systems = static_cast<uint32_t>(w.smallSize);
+  const Point points[] = {{0, 0, 256, 8192, systems},
+                          {0, 32768, 1024, 32768, systems / 4},
+                          {128, 0, 128, 8192, systems},
+                          {512, 0, 512, 16384, systems / 2},
+                          {32, 32768, 32, 32768, systems / 4},
+                          {256, 16384, 256, 16384, systems / 2}};
+  std::string detail;
+  for (const Point& p : points) {
+    SCOPED_TRACE(::testing::Message() << "threads " << p.threads << " shared " << p.shared);
+    SpecRun run = runSpec(w, p.threads, p.shared);
+    EXPECT_TRUE(run.outcome.passed) << run.outcome.detail;
+    ASSERT_EQ(run.reports.size(), 1u);
+    const runtime::LaunchReport& r = run.reports[0];
+    EXPECT_EQ(r.kernel, "pcr_solve");
+    EXPECT_EQ(r.block.count(), p.block);
+    EXPECT_EQ(sharedPerCta(r), p.bytes);
+    EXPECT_EQ(r.grid.x, p.ctas);
+    if (detail.empty()) detail = run.outcome.detail;
+    EXPECT_EQ(run.outcome.detail, detail);
+  }
+}
+
+TEST(WorkloadSpecPcr, MoreThreadsThanEquationsAndUnlistedValuesAreErrors) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, "pcr");
+  EXPECT_THROW(runSpec(w, 512, 8192), runtime::Error);    // 256 equations per CTA
+  EXPECT_THROW(runSpec(w, 1024, 16384), runtime::Error);  // 512
+  EXPECT_THROW(runSpec(w, 96, 0), runtime::Error);
+  EXPECT_THROW(runSpec(w, 0, 12288), runtime::Error);
 }
 
 }  // namespace
