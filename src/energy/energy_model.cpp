@@ -44,7 +44,8 @@ EnergyModel::EnergyModel(config::Section energy) {
     config::Section e = extra.sub(name);
     events_.push_back({name, e.str("counter", "", "statistics counter this event multiplies"),
                        e.str("component", "mechanism", "component the energy is reported under"),
-                       e.f64("pj", 0.0, "pJ per event", 0.0, 1e9)});
+                       e.f64("pj", 0.0, "pJ per event", 0.0, 1e9),
+                       e.flag("static", false, "leakage: counted in the static energy, not the dynamic")});
     if (events_.back().counter.empty()) {
       throw config::Error("config: error: [" + extra.path() + "." + name + "] needs a 'counter'");
     }
@@ -53,7 +54,7 @@ EnergyModel::EnergyModel(config::Section energy) {
 
 void EnergyModel::annotate(nlohmann::json& stats, double seconds) const {
   std::map<std::string, double> byComponent;  // nJ; ordered for deterministic output
-  double dynamic = 0;
+  double dynamic = 0, staticEvents = 0;
   for (const Event& e : events_) {
     double count = 0;
     for (size_t start = 0; start <= e.counter.size();) {
@@ -64,14 +65,16 @@ void EnergyModel::annotate(nlohmann::json& stats, double seconds) const {
     }
     double nj = count * e.picojoules * 1e-3;
     byComponent[e.component] += nj;
-    dynamic += nj;
+    (e.isStatic ? staticEvents : dynamic) += nj;
   }
-  const double staticNj = staticWatts_ * seconds * 1e9;
+  const double chipStaticNj = staticWatts_ * seconds * 1e9;
+  const double staticNj = chipStaticNj + staticEvents;
   nlohmann::json components = nlohmann::json::object();
   for (const auto& [name, nj] : byComponent) {
     components[name] = {{"nj", nj}, {"average_power_w", seconds > 0 ? nj * 1e-9 / seconds : 0.0}};
   }
-  components["static"] = {{"nj", staticNj}, {"average_power_w", staticWatts_}};
+  // "static" is the configuration's static_watts; static extra events are their own components.
+  components["static"] = {{"nj", chipStaticNj}, {"average_power_w", staticWatts_}};
   const double total = dynamic + staticNj;
   stats["energy"] = {{"total_nj", total},
                      {"dynamic_nj", dynamic},

@@ -8,6 +8,9 @@
 //   counter = "sm.register_file.metadata_reads"   # path into the kernel's statistics
 //   pj = 0.4
 //   component = "register_file"
+// An extra event priced per unit of a time integral (leakage: pJ per KiB-cycle of SRAM) sets
+//   static = true
+// and counts in the static energy instead of the dynamic energy.
 // Every baseline key must be present in the configuration (a missing one is an error, not a
 // silent zero): where the numbers come from is documented in the bundled files and in
 // docs/energy.md.
@@ -27,6 +30,7 @@ struct Event {
                           // "a+b" sums several counters
   std::string component;  // reported component, e.g. "register_file"
   double picojoules = 0;  // per event
+  bool isStatic = false;  // counts in the static energy (leakage priced per counter unit)
 };
 
 class EnergyModel {

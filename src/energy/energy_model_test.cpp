@@ -48,6 +48,23 @@ TEST(EnergyModel, MechanismEventsFromTheConfiguration) {
   tree.checkAllUsed();
 }
 
+TEST(EnergyModel, StaticExtraEventsCountAsStaticEnergy) {
+  // Leakage of 2.37 mW per KiB at 1 GHz: 2.37 pJ per KiB-cycle.
+  config::Tree tree = config::Tree::fromString(
+      table("[energy.extra.sram_leakage]\ncounter = \"storage_kib_cycles\"\npj = 2.37\n"
+            "component = \"sram_leakage\"\nstatic = true\n"));
+  EnergyModel model(tree.section("energy"));
+  nlohmann::json stats = {{"storage_kib_cycles", 384 * 1000}};  // 384 KiB for 1,000 cycles
+  model.annotate(stats, 1e-6);
+  const nlohmann::json& e = stats["energy"];
+  EXPECT_DOUBLE_EQ(e["components"]["sram_leakage"]["nj"].get<double>(), 910.08);
+  EXPECT_DOUBLE_EQ(e["components"]["static"]["nj"].get<double>(), 2000.0);  // static_watts alone
+  EXPECT_DOUBLE_EQ(e["static_nj"].get<double>(), 2910.08);
+  EXPECT_DOUBLE_EQ(e["dynamic_nj"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(e["total_nj"].get<double>(), 2910.08);
+  tree.checkAllUsed();
+}
+
 TEST(EnergyModel, MissingKeyIsAnError) {
   config::Tree tree = config::Tree::fromString("[energy]\nstatic_watts = 1.0\n");
   try {

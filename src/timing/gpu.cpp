@@ -8,6 +8,7 @@
 #include "timing/gpu_impl.h"
 #include "timing/launch_set.h"
 #include "timing/sm/sm_params.h"
+#include "timing/sm_resource_limits.h"
 
 namespace warpsim::timing {
 
@@ -91,6 +92,9 @@ void Gpu::Impl::buildHardware() {
   mc.warpSlotsPerSm = warpContexts;
   mc.coreClockMhz = core.mhz();
   memorySystem = makeMemorySystem(mc);
+
+  const SmResourceLimits limits = SmResourceLimits::read(*tree);
+  fixedStorageBytes = uint64_t{limits.registers} * 4 + limits.sharedBytes + memorySystem->sm(0).l1Capacity();
 
   sms.reserve(numSms);
   for (uint32_t i = 0; i < numSms; ++i) {

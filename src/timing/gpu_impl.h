@@ -37,6 +37,9 @@ struct Gpu::Impl {
   ClockDomain core;
   std::string ctaPolicy;       // [cta_scheduler].impl
   std::string resourcePolicy;  // [resources].impl
+  // On-chip storage per SM as configured: register file, shared memory and L1 data cache bytes
+  // (a launch whose manager divides the storage per kernel reports its carveout's instead).
+  uint64_t fixedStorageBytes = 0;
   std::vector<std::string> passNames;
 
   std::unique_ptr<MemorySystem> memorySystem;

@@ -36,6 +36,13 @@ nlohmann::json assembleLaunchStats(Cycle cycles, uint64_t warpInstructions,
        ratio(counter(memory, {"dram", "row_hits"}),
              counter(memory, {"dram", "row_hits"}) + counter(memory, {"dram", "row_misses"}))},
   };
+  if (occupancy.carveout.chosen()) {
+    const Carveout& c = occupancy.carveout;
+    stats["occupancy"]["carveout"] = {{"register_bytes", c.registerBytes},
+                                      {"shared_bytes", c.sharedBytes},
+                                      {"l1_bytes", c.l1Bytes},
+                                      {"unused_bytes", c.unusedBytes}};
+  }
   if (smTotals.is_object() && smTotals.contains("issue")) stats["issue"] = smTotals["issue"];
   stats["sm"] = smTotals;
   stats["memory"] = memory;
@@ -62,6 +69,11 @@ nlohmann::json Gpu::Impl::launchStats(const LaunchRun& launch) const {
                           launch.grid.threadInstructions, smTotals, launch.memoryStats,
                           launch.occupancy);
   if (anyIssue) stats["issue_per_sm"] = std::move(issuePerSm);
+  // On-chip storage of all SMs (KiB, rounded down) x the launch's cycles: what SRAM leakage
+  // priced per KiB-cycle multiplies (an [energy.extra] event with static = true).
+  const Carveout& c = launch.occupancy.carveout;
+  const uint64_t perSm = c.chosen() ? c.registerBytes + c.sharedBytes + c.l1Bytes + c.unusedBytes : fixedStorageBytes;
+  stats["storage_kib_cycles"] = perSm * numSms / 1024 * (launch.end - launch.start);
   if (!launch.resources.empty()) stats["resources"] = launch.resources;
   // Registers per thread reserved for assist-warp routines (0: none, or the CTA did not fit
   // with them): a property of the launch, not summed over SMs.

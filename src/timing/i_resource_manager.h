@@ -24,6 +24,7 @@
 // the per-SM thread limit.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -36,11 +37,22 @@
 namespace warpsim::timing {
 
 // The per-SM occupancy of a kernel as the resource manager computes it.
+// The SM's storage a manager that divides it per kernel gave the kernel (all 0: the
+// configuration's fixed sizes).
+struct Carveout {
+  uint64_t registerBytes = 0;  // register file
+  uint64_t sharedBytes = 0;    // shared memory
+  uint64_t l1Bytes = 0;        // L1 data cache
+  uint64_t unusedBytes = 0;    // left over (rounding, the L1's largest size)
+  bool chosen() const { return registerBytes + sharedBytes + l1Bytes + unusedBytes != 0; }
+};
+
 struct Occupancy {
   uint32_t ctasPerSm = 0;       // CTAs resident at once
   uint32_t warpsPerSm = 0;      // ctasPerSm * warps per CTA
   uint32_t maxWarpsPerSm = 0;   // the SM's warp slots
-  const char* limitedBy = "";   // "registers", "shared", "warps", "ctas", "threads"
+  const char* limitedBy = "";   // "registers", "shared", "warps", "ctas", "threads" or a manager's own
+  Carveout carveout;            // per-kernel division of the SM's storage, if the manager makes one
   double theoretical() const {
     return maxWarpsPerSm == 0 ? 0.0 : static_cast<double>(warpsPerSm) / maxWarpsPerSm;
   }
@@ -95,6 +107,11 @@ class IResourceManager {
   virtual void admit(uint32_t ctaLinear) = 0;
   virtual void release(uint32_t ctaLinear) = 0;
   virtual Occupancy occupancy() const = 0;
+  // Per-kernel carveout (asked after beginKernel): the L1 data cache bytes the kernel gets on
+  // this SM, for managers that divide one pool of storage between registers, shared memory and
+  // the L1 per kernel; std::nullopt: the configuration's l1.size. The L1 is empty at a kernel
+  // boundary, so a new capacity costs nothing to apply.
+  virtual std::optional<uint64_t> l1Bytes() const { return std::nullopt; }
   // Counters since beginKernel (optional).
   virtual void reportStats(nlohmann::json& out) const {}
 

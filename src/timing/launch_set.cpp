@@ -43,6 +43,7 @@ uint32_t LaunchSet::begin(Cycle now) {
   for (uint32_t s = 0; s < gpu_.numSms; ++s) {
     gpu_.sms[s]->beginKernel(f.grid, now, &f.annotations);
     gpu_.resourceManagers[s]->beginKernel(f.need);  // fits: the probe said so
+    gpu_.memorySystem->sm(s).setL1Bytes(gpu_.resourceManagers[s]->l1Bytes());
     gpu_.sms[s]->setTrace(f.trace ? &*f.trace : nullptr);
     boundTo_[s] = first_;
     tenureOpen_[s] = 1;
@@ -207,6 +208,7 @@ void LaunchSet::bind(uint32_t sm, uint32_t launch, Cycle now) {
   LaunchRun& r = *runs_[launch];
   gpu_.sms[sm]->beginKernel(r.grid, now, &r.annotations);
   gpu_.resourceManagers[sm]->beginKernel(r.need);  // fits: the probe said so
+  gpu_.memorySystem->sm(sm).setL1Bytes(gpu_.resourceManagers[sm]->l1Bytes());
   gpu_.sms[sm]->setTrace(r.trace ? &*r.trace : nullptr);
   boundTo_[sm] = launch;
   tenureOpen_[sm] = 1;

@@ -10,6 +10,7 @@
 // interconnect, L2 and DRAM clock domains and is advanced by the GPU in picoseconds.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <memory>
 
 #include <nlohmann/json_fwd.hpp>
@@ -89,6 +90,11 @@ class SmMemory {
   // The earliest core cycle >= now at which cycle() may change something (kNever when idle);
   // lets the GPU skip idle cycles. Conservative answers (now) are always correct.
   virtual Cycle nextEvent(Cycle now) const = 0;
+  // Per-kernel carveout, at a kernel boundary: the L1 data cache gets `bytes` (std::nullopt:
+  // the configuration's l1.size), empty. A memory system without an L1 ignores it.
+  virtual void setL1Bytes(std::optional<uint64_t> bytes) { (void)bytes; }
+  // The L1 data cache's capacity now, in bytes (0: none).
+  virtual uint64_t l1Capacity() const { return 0; }
   // Replies in a transformed form go to `listener` (nullptr: none; they are used as they are).
   virtual void setReplyListener(ReplyListener* listener) { (void)listener; }
   // A held reply's data is usable from `now` on.

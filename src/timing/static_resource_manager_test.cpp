@@ -114,5 +114,38 @@ TEST_F(StaticResourceManagerTest, KernelsThatCanNeverFitSayWhy) {
   EXPECT_EQ(small->beginKernel({8, 0, 1024}), "a CTA of 1024 threads exceeds the SM's 512 threads");
 }
 
+// The fixed designs of the unified-storage study (fermi-unified: 32 warps, 1024 threads, 8 CTAs,
+// Fermi's allocation units) under CUDA's rules, for a DGEMM-like kernel: 64 registers x 256
+// threads (8 warps x 2048 registers = 16384 per CTA) and 16 KB of shared tiles.
+TEST(StaticResourceManagerFixedPartitions, DgemmLikeKernelOnEachDesign) {
+  struct Case {
+    const char* overlay;
+    uint32_t ctas;
+    const char* limitedBy;
+  } cases[] = {
+      {"partition-128-32-32", 2, "registers"},  // 32768 / 16384 = 2; 32 KB / 16 KB = 2
+      {"partition-128-64-64", 2, "registers"},
+      {"partition-256-64-64", 4, "warps"},      // 4 by registers, shared and warps: warps first
+      {"partition-512-512-512", 4, "warps"},
+      {"limited-16-48", 3, "shared"},           // 48 KB / 16 KB
+      {"limited-48-16", 1, "shared"},
+  };
+  for (const Case& c : cases) {
+    config::Tree tree = config::Tree::load("fermi-unified", {c.overlay});
+    PluginRegistry registry;
+    registerStaticResourceManager(registry);
+    auto rm = registry.make<IResourceManager>("static", {&tree, 0});
+    ASSERT_EQ(rm->beginKernel({64, 16384, 256}), "") << c.overlay;
+    EXPECT_EQ(rm->occupancy().ctasPerSm, c.ctas) << c.overlay;
+    EXPECT_STREQ(rm->occupancy().limitedBy, c.limitedBy) << c.overlay;
+  }
+  // 65 registers per thread exceed the study's 64.
+  config::Tree tree = config::Tree::load("fermi-unified");
+  PluginRegistry registry;
+  registerStaticResourceManager(registry);
+  auto rm = registry.make<IResourceManager>("static", {&tree, 0});
+  EXPECT_EQ(rm->beginKernel({65, 0, 256}), "65 registers per thread exceed the SM's limit of 64");
+}
+
 }  // namespace
 }  // namespace warpsim::timing

@@ -235,6 +235,28 @@ void L1DataCache::fill(uint32_t mshr, uint32_t sectors, Cycle now, uint8_t form,
   }
   mshrs_.fill(mshr, sectors, line.valid,
               [&](const MshrWaiter& w) { sink_.completeAccess(w.id, now); });
+  if (pendingCapacity_ != kNoPendingCapacity && mshrs_.used() == 0) applyCapacity(pendingCapacity_);
+}
+
+void L1DataCache::setCapacity(uint64_t bytes) {
+  if (waitingForFills()) {
+    pendingCapacity_ = bytes;
+  } else {
+    applyCapacity(bytes);
+  }
+}
+
+void L1DataCache::applyCapacity(uint64_t bytes) {
+  pendingCapacity_ = kNoPendingCapacity;
+  CacheGeometry g = params_.cache;
+  const uint64_t setBytes = uint64_t{g.assoc} * g.lineBytes;
+  g.sizeBytes = bytes / setBytes * setBytes;
+  enabled_ = g.sizeBytes != 0;
+  if (!enabled_ || g.sizeBytes == uint64_t{tags_.sets()} * setBytes) {
+    tags_.invalidateAll();  // no L1 (the tags stay, unused), or the same capacity
+    return;
+  }
+  tags_ = CacheTags(g, port_.sm());
 }
 
 uint32_t L1DataCache::invalidate(uint64_t lineAddr) {

@@ -82,6 +82,14 @@ class L1DataCache {
   // spaces is local data of the finished kernel; it is dropped without traffic).
   void invalidateAll() { tags_.invalidateAll(); }
   bool waitingForFills() const { return mshrs_.used() != 0; }
+  // Per-kernel capacity (a carveout chosen at a kernel boundary): the cache becomes `bytes`
+  // long, rounded down to whole sets of the configured associativity and line size (0: no L1),
+  // empty. With fills still on their way the change waits for the last of them (accesses until
+  // then use the old capacity).
+  void setCapacity(uint64_t bytes);
+  uint64_t capacity() const {
+    return enabled_ ? uint64_t{tags_.sets()} * params_.cache.assoc * tags_.lineBytes() : 0;
+  }
 
   CacheStats& stats() { return stats_; }
   const CacheTags& tags() const { return tags_; }
@@ -98,8 +106,12 @@ class L1DataCache {
   bool makeRoom(uint32_t set, uint32_t way, uint32_t packets, const RequestOrigin& origin);
   void prefetch(const CacheAccessInfo& info, const RequestOrigin& origin);
 
+  void applyCapacity(uint64_t bytes);
+
   const L1Params params_;
   bool enabled_;
+  uint64_t pendingCapacity_ = kNoPendingCapacity;
+  static constexpr uint64_t kNoPendingCapacity = UINT64_MAX;
   SmPort& port_;
   ICachePolicy& policy_;
   CompletionSink& sink_;

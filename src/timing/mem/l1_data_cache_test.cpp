@@ -171,5 +171,43 @@ TEST(L1DataCache, KernelBoundaryInvalidatesL1AndRestartsCounters) {
   EXPECT_EQ(h.latencyOf(load(kA), 3), 46u);
 }
 
+TEST(L1DataCache, PerKernelCapacityChangesTheSetsAndEmptiesTheCache) {
+  // One set of two ways: x, y, z all map to it; with two sets z has a set of its own.
+  Harness h(twoWayL1());
+  const uint64_t x = kA, y = kA + 128, z = kA + 256;
+  h.latencyOf(load(x), 1);
+  h.latencyOf(load(y), 2);
+  h.unit().setL1Bytes(512);  // two sets of two ways
+  EXPECT_EQ(h.unit().l1Capacity(), 512u);
+  EXPECT_GT(h.latencyOf(load(x), 3), kL1Hit);  // emptied
+  h.latencyOf(load(y), 4);
+  h.latencyOf(load(z), 5);                     // set 0 holds x and z, set 1 holds y
+  EXPECT_EQ(h.latencyOf(load(x), 6), kL1Hit);
+  EXPECT_EQ(h.latencyOf(load(y), 7), kL1Hit);
+  EXPECT_EQ(h.latencyOf(load(z), 8), kL1Hit);
+  EXPECT_EQ(stats(h)["l1d"]["evictions"], 0);
+  h.unit().setL1Bytes(300);  // rounded down to whole sets: one set
+  EXPECT_EQ(h.unit().l1Capacity(), 256u);
+  h.unit().setL1Bytes(std::nullopt);  // the configuration's size (the same: the lines stay)
+  EXPECT_EQ(h.unit().l1Capacity(), 256u);
+  h.unit().setL1Bytes(0);    // no L1: everything goes to the L2
+  EXPECT_EQ(h.unit().l1Capacity(), 0u);
+  const uint64_t w = kA + 4096;  // not loaded before: DRAM, then the L2, never the L1
+  EXPECT_EQ(h.latencyOf(load(w), 9), 74u);
+  EXPECT_EQ(h.latencyOf(load(w), 10), 46u);
+  EXPECT_EQ(h.latencyOf(load(x), 11), 46u);
+}
+
+TEST(L1DataCache, CapacityChangeWaitsForFillsOnTheirWay) {
+  Harness h(twoWayL1());
+  h.issue(load(kA), 1);
+  h.step();
+  h.unit().setL1Bytes(512);
+  EXPECT_EQ(h.unit().l1Capacity(), 256u);  // a fill is on its way
+  EXPECT_EQ(h.runUntil(1), 74u);
+  EXPECT_EQ(h.unit().l1Capacity(), 512u);  // applied with the last fill, the cache empty
+  EXPECT_GT(h.latencyOf(load(kA), 2), kL1Hit);
+}
+
 }  // namespace
 }  // namespace warpsim::timing::mem

@@ -24,8 +24,7 @@ SharedPasses SharedBanks::passes(const uint64_t* offset, uint32_t mask, uint32_t
   SharedPasses out;
   const uint32_t n = std::clamp<uint32_t>(bytes, 1, kMaxBytes);
   const uint32_t rowBytes = banks_ * bankBytes_;
-  const uint32_t perLane = std::max(n, bankBytes_);
-  const uint32_t groupLanes = std::clamp<uint32_t>(rowBytes / perLane, 1, 32);
+  const uint32_t groupLanes = std::clamp<uint32_t>(rowBytes / n, 1, 32);
   const uint32_t groupMaskBits = groupLanes >= 32 ? ~0u : ((1u << groupLanes) - 1);
   for (uint32_t first = 0; first < 32; first += groupLanes) {
     const uint32_t group = mask & (groupMaskBits << first);

@@ -10,6 +10,10 @@
 // bytes (with 32 x 4-byte banks) — one pass per group that has an active lane, each pass with
 // its own conflict degree. Conflict-free 8-byte accesses therefore take 2 passes and 16-byte
 // accesses 4, which are not counted as conflicts.
+//
+// Wide bank words (bankBytes larger than the access, e.g. 8 banks of 16-byte rows, one per
+// cluster of a unified register/shared/L1 array): lanes whose accesses fall in one row share
+// its word, so 32 consecutive 4-byte accesses are one conflict-free pass over the 8 banks.
 #pragma once
 #include <cstdint>
 #include <vector>

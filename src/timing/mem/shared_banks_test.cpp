@@ -5,8 +5,9 @@
 namespace warpsim::timing::mem {
 namespace {
 
-SharedPasses run(uint64_t strideBytes, uint32_t bytes, uint32_t mask = ~0u, uint64_t base = 0) {
-  SharedBanks banks(32, 4);
+SharedPasses run(uint64_t strideBytes, uint32_t bytes, uint32_t mask = ~0u, uint64_t base = 0,
+                 uint32_t numBanks = 32, uint32_t bankBytes = 4) {
+  SharedBanks banks(numBanks, bankBytes);
   uint64_t offset[32];
   for (int l = 0; l < 32; ++l) offset[l] = base + strideBytes * l;
   return banks.passes(offset, mask, bytes);
@@ -66,6 +67,31 @@ TEST(SharedBanks, InactiveLanesDoNotConflict) {
   EXPECT_EQ(run(128, 4, 0x1u).cycles, 1u);
   EXPECT_EQ(run(128, 4, 0x3u).cycles, 2u);
   EXPECT_EQ(run(128, 4, 0).passes, 0u);
+}
+
+// Eight 16-byte banks, one row per cluster per pass (a unified register/shared/L1 array): an
+// access must fall in 8 rows, one in each bank, to take one pass.
+SharedPasses unified(uint64_t strideBytes, uint32_t bytes) { return run(strideBytes, bytes, ~0u, 0, 8, 16); }
+
+TEST(SharedBanks, SixteenByteRowsServeConsecutiveWordsInOnePass) {
+  EXPECT_EQ(unified(4, 4).passes, 1u);
+  EXPECT_EQ(unified(4, 4).cycles, 1u);   // 128 bytes: rows 0-7, one per bank
+  EXPECT_EQ(unified(8, 4).cycles, 2u);   // 256 bytes: two rows in each bank
+  EXPECT_EQ(unified(16, 4).cycles, 4u);
+  EXPECT_EQ(unified(32, 4).cycles, 8u);  // even rows only: banks 0, 2, 4, 6, eight rows each
+  EXPECT_EQ(unified(0, 4).cycles, 1u);   // broadcast
+  const SharedPasses wide = unified(8, 8);  // half-warps of 128 bytes: conflict-free
+  EXPECT_EQ(wide.passes, 2u);
+  EXPECT_EQ(wide.cycles, 2u);
+}
+
+TEST(SharedBanks, PaddingThatAvoidsConflictsOnWordBanksDoesNotOnRowBanks) {
+  // A stride of 33 words (a padded column walk) is conflict-free on 32 four-byte banks; on 8
+  // sixteen-byte banks lanes 0-3 fall in rows 0, 8, 16, 24 (bank 0), lanes 4-7 in bank 1, ...:
+  // four rows per bank.
+  EXPECT_EQ(run(132, 4).cycles, 1u);
+  EXPECT_EQ(unified(132, 4).cycles, 4u);
+  EXPECT_EQ(unified(132, 4).replays(), 3u);
 }
 
 }  // namespace

@@ -71,6 +71,11 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   bool popCompleted(uint32_t& token) override;
   bool idle() const override;
   Cycle nextEvent(Cycle now) const override;
+  void setL1Bytes(std::optional<uint64_t> bytes) override {
+    const uint64_t target = bytes.value_or(params_.l1.cache.sizeBytes);
+    if (target != l1_.capacity()) l1_.setCapacity(target);  // the same: nothing to do
+  }
+  uint64_t l1Capacity() const override { return l1_.capacity(); }
   void setReplyListener(ReplyListener* listener) override { listener_ = listener; }
   void releaseReply(uint32_t ticket, Cycle now) override;
   void setStoreListener(StoreListener* listener) override { storeListener_ = listener; }
