@@ -55,6 +55,7 @@ Workload rayTraceWorkload();
 Workload stringMatchWorkload();
 Workload nqueensWorkload();
 Workload pcrWorkload();
+Workload mummerWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
@@ -100,6 +101,7 @@ std::vector<Workload> allWorkloads() {
       ssspWorkload(),
       mstWorkload(),
       stringMatchWorkload(),
+      mummerWorkload(),
       nqueensWorkload(),
       spmvWorkload(),
       kmeansWorkload(),

@@ -215,6 +215,97 @@ TEST(WorkloadSpecNw, OtherBlockSizesSharedBytesAndUntiledLengthsAreErrors) {
   EXPECT_TRUE(w.run(ctx).passed);
 }
 
+// dgemm-tiled: the block size picks the kernel, 128 (the default) dgemm_tiled on 16 x 16 tiles
+// of C, 256 the register-blocked dgemm_blocked_t256 on 64 x 64 tiles (the matrices padded to a
+// multiple of 64: the small size, 96, runs as 128); the shared memory follows the kernel. Both
+// add each output's products in the same order, so the worst error in the verdict is the same.
+TEST(WorkloadSpecDgemm, BlockSizePicksTheKernel) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, "dgemm-tiled");
+  ASSERT_EQ(w.smallSize, 96u);
+  struct Point {
+    uint32_t asked;
+    const char* kernel;
+    uint32_t blockX, blockY, gridEdge, shared;
+  };
+  const Point points[] = {{0, "dgemm_tiled", 16, 8, 6, 4096},
+                          {128, "dgemm_tiled", 16, 8, 6, 4096},
+                          {256, "dgemm_blocked_t256", 16, 16, 2, 16640}};
+  std::string detail;
+  for (const Point& p : points) {
+    SCOPED_TRACE(::testing::Message() << "threads " << p.asked);
+    SpecRun run = runSpec(w, p.asked, 0);
+    EXPECT_TRUE(run.outcome.passed) << run.outcome.detail;
+    ASSERT_EQ(run.reports.size(), 1u);
+    const runtime::LaunchReport& r = run.reports[0];
+    EXPECT_EQ(r.kernel, p.kernel);
+    EXPECT_EQ(r.block.x, p.blockX);
+    EXPECT_EQ(r.block.y, p.blockY);
+    EXPECT_EQ(r.grid.x, p.gridEdge);
+    EXPECT_EQ(r.grid.y, p.gridEdge);
+    EXPECT_EQ(r.resources.sharedBytes, p.shared);
+    EXPECT_EQ(r.dynamicSharedBytes, 0u);
+    if (detail.empty()) detail = run.outcome.detail;
+    EXPECT_EQ(run.outcome.detail, detail);
+  }
+}
+
+// The blocked kernel needs 64 registers per thread without spills (the study's DGEMM): the
+// allocator's minimal count on fermi-unified (whose limit is 64), and spill code under a budget
+// of 32; the result verifies either way.
+TEST(WorkloadSpecDgemm, BlockedKernelNeedsSixtyFourRegisters) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, "dgemm-tiled");
+  for (const char* budget : {"minimal", "32"}) {
+    SCOPED_TRACE(budget);
+    runtime::DeviceOptions options;
+    options.mode = "functional";
+    options.resources = runtime::DeviceOptions::Resources::Estimate;
+    options.config = "fermi-unified";
+    options.sets = {std::string("compiler.registers=\"") + budget + "\""};
+    runtime::Device device(options);
+    std::vector<runtime::LaunchReport> reports;
+    WorkloadContext ctx{device, w.smallSize, 1, reports, 256, 0};
+    Outcome outcome = w.run(ctx);
+    EXPECT_TRUE(outcome.passed) << outcome.detail;
+    ASSERT_EQ(reports.size(), 1u);
+    ASSERT_TRUE(reports[0].allocation.has_value());
+    const compiler::FunctionAllocation& a = *reports[0].allocation;
+    if (std::string(budget) == "minimal") {
+      EXPECT_EQ(a.registers, 64u);
+      EXPECT_EQ(a.spillStores, 0u);
+    } else {
+      EXPECT_EQ(a.registers, 32u);
+      EXPECT_GT(a.spillStores, 0u);
+      EXPECT_GT(a.spillLoads, 0u);
+    }
+  }
+}
+
+// Sizes that are not a multiple of 64 are padded (and verify); other block sizes and a shared
+// memory size are errors.
+TEST(WorkloadSpecDgemm, PaddingOtherBlockSizesAndSharedBytes) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, "dgemm-tiled");
+  EXPECT_THROW(runSpec(w, 64, 0), runtime::Error);
+  EXPECT_THROW(runSpec(w, 512, 0), runtime::Error);
+  EXPECT_THROW(runSpec(w, 0, 4096), runtime::Error);  // shared memory follows the kernel
+  EXPECT_THROW(runSpec(w, 256, 16640), runtime::Error);
+  runtime::DeviceOptions options;
+  options.mode = "functional";
+  options.resources = runtime::DeviceOptions::Resources::Estimate;
+  runtime::Device device(options);
+  for (uint64_t n : {1u, 64u, 65u}) {
+    SCOPED_TRACE(::testing::Message() << "n " << n);
+    std::vector<runtime::LaunchReport> reports;
+    WorkloadContext ctx{device, n, 1, reports, 256, 0};
+    Outcome outcome = w.run(ctx);
+    EXPECT_TRUE(outcome.passed) << outcome.detail;
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_EQ(reports[0].grid.x, (n + 63) / 64);
+  }
+}
+
 // mst: all four Boruvka kernels take the block size; sssp: relax and scatter do, the one-CTA scan
 // keeps its 256 threads. Neither uses the shared option.
 TEST(WorkloadSpecGraphs, MainKernelsTakeTheBlockSize) {
@@ -273,6 +364,31 @@ TEST(WorkloadSpecPcr, MoreThreadsThanEquationsAndUnlistedValuesAreErrors) {
   EXPECT_THROW(runSpec(w, 1024, 16384), runtime::Error);  // 512
   EXPECT_THROW(runSpec(w, 96, 0), runtime::Error);
   EXPECT_THROW(runSpec(w, 0, 12288), runtime::Error);
+}
+
+// mummer: a thread per read at every block size, the matches the same (each run is compared
+// exactly with the one CPU reference); it has no shared memory to ask for.
+TEST(WorkloadSpecMummer, BlockSizeLaysOutTheReadsOnly) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, "mummer");
+  const uint32_t reads = static_cast<uint32_t>(w.smallSize);
+  std::string detail;
+  for (uint32_t t : {0u, 32u, 192u, 768u, 1024u}) {
+    SCOPED_TRACE(::testing::Message() << "threads " << t);
+    SpecRun run = runSpec(w, t, 0);
+    EXPECT_TRUE(run.outcome.passed) << run.outcome.detail;
+    ASSERT_EQ(run.reports.size(), 1u);
+    const runtime::LaunchReport& r = run.reports[0];
+    const uint32_t block = t == 0 ? 256u : t;
+    EXPECT_EQ(r.kernel, "mummer_match");
+    EXPECT_EQ(r.block.count(), block);
+    EXPECT_EQ(r.grid.x, (reads + block - 1) / block);
+    EXPECT_EQ(sharedPerCta(r), 0u);
+    if (detail.empty()) detail = run.outcome.detail;
+    EXPECT_EQ(run.outcome.detail, detail);
+  }
+  EXPECT_THROW(runSpec(w, 96, 0), runtime::Error);
+  EXPECT_THROW(runSpec(w, 0, 4096), runtime::Error);
 }
 
 }  // namespace

@@ -102,10 +102,15 @@ void lowerMov(InstrBuilder& b) {
   const RawOperand& s = b.raw(1);
   if (in.type == Type::Pred && s.kind == RawOperand::Kind::Literal) {
     // mov.pred %p, 0 / 1: an immediate whose `imm` is the lane value (all lanes); its
-    // constant register holds the same 0/1.
-    if (s.lit.kind != Literal::Kind::Int || s.lit.bits > 1)
-      b.fail("'" + b.opcodeText() + "' needs a predicate or 0/1");
-    ir::Operand o = b.immSrc(s, Type::B32);
+    // constant register holds the same 0/1. nvcc writes true as -1 (all bits set): 1.
+    RawOperand v = s;
+    if (v.lit.kind == Literal::Kind::Int && v.lit.bits == ~uint64_t{0}) {
+      v.lit.bits = 1;
+      v.lit.negative = false;
+    }
+    if (v.lit.kind != Literal::Kind::Int || v.lit.bits > 1)
+      b.fail("'" + b.opcodeText() + "' needs a predicate or 0/1 (or -1, true)");
+    ir::Operand o = b.immSrc(v, Type::B32);
     o.regBits = 1;
     b.addSrc(o);
     return;

@@ -104,8 +104,15 @@ TEST(Operands, PredicateImmediatesInMov) {
   EXPECT_EQ(in.src(0).kind, OperandKind::Imm);
   EXPECT_EQ(in.src(0).imm, 1);
   EXPECT_EQ(in.src(0).regBits, 1);
+  // nvcc writes true as -1 (mummer.ptx): the same immediate 1.
+  ir::Instr allOnes = parseOne("mov.pred %p1, -1;");
+  EXPECT_EQ(allOnes.src(0).kind, OperandKind::Imm);
+  EXPECT_EQ(allOnes.src(0).imm, 1);
+  EXPECT_EQ(allOnes.src(0).regBits, 1);
   EXPECT_EQ(testing::kernelError("mov.pred %p1, 2;"),
-            "t.ptx:10: error: 'mov.pred' needs a predicate or 0/1");
+            "t.ptx:10: error: 'mov.pred' needs a predicate or 0/1 (or -1, true)");
+  EXPECT_EQ(testing::kernelError("mov.pred %p1, -2;"),
+            "t.ptx:10: error: 'mov.pred' needs a predicate or 0/1 (or -1, true)");
 }
 
 TEST(Operands, IdenticalImmediatesShareOneConstantRegister) {
