@@ -9,12 +9,12 @@
 #include <memory>
 #include <vector>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "mech/zorua/zorua_resource_manager.h"
 #include "timing/i_resource_manager.h"
 #include "timing/plugin_registry.h"
+#include "timing/sm_occupancy.h"
 #include "timing/sm_resource_limits.h"
 
 namespace warpsim::mech::zorua {
@@ -27,62 +27,38 @@ using timing::KernelResources;
 using timing::Occupancy;
 using timing::PluginRegistry;
 using timing::ResourcePhase;
+using timing::SmResourceLimits;
 using timing::WarpGate;
-
-uint64_t roundUp(uint64_t v, uint64_t unit) { return unit == 0 ? v : (v + unit - 1) / unit * unit; }
 
 class WarpLevelResourceManager final : public IResourceManager {
  public:
-  explicit WarpLevelResourceManager(const Context& context) {
-    const timing::SmResourceLimits l = timing::SmResourceLimits::read(*context.tree);
-    maxWarps_ = l.maxWarps;
-    maxCtas_ = l.maxCtas;
-    maxThreads_ = l.maxThreads;
-    registers_ = l.registers;
-    sharedBytes_ = l.sharedBytes;
-    registerUnit_ = l.registerUnit;
-    sharedUnit_ = l.sharedUnit;
-    maxRegsPerThread_ = l.maxRegsPerThread;
+  explicit WarpLevelResourceManager(const Context& context) : limits_(SmResourceLimits::read(*context.tree)) {
+    limits_.warpGranularity = 1;  // registers go to warps one by one, not to pairs of partitions
   }
 
   std::string beginKernel(const KernelResources& k) override {
     warps_ = k.warpsPerCta();
     threads_ = k.threadsPerCta;
-    regsPerWarp_ = roundUp(uint64_t{k.registersPerThread + k.assistRegistersPerThread} * 32, registerUnit_);
-    sharedPerCta_ = roundUp(k.sharedBytesPerCta, sharedUnit_);
-    freeRegs_ = registers_;
-    freeShared_ = sharedBytes_;
-    freeWarps_ = maxWarps_;
-    freeThreads_ = maxThreads_;
+    timing::CtaFootprint cta;
+    const std::string why = timing::computeOccupancy(limits_, k, &occupancy_, &cta);
+    regsPerWarp_ = warps_ == 0 ? 0 : cta.registers / warps_;
+    sharedPerCta_ = cta.sharedBytes;
+    freeRegs_ = limits_.registers;
+    freeShared_ = limits_.sharedBytes;
+    freeWarps_ = limits_.maxWarps;
+    freeThreads_ = limits_.maxThreads;
     ctas_ = 0;
     admitted_ = earlyReleases_ = 0;
     ctaWarps_.clear();
     warpCta_.assign(64, UINT32_MAX);
-    occupancy_ = Occupancy{};
-    occupancy_.maxWarpsPerSm = maxWarps_;
-    if (k.registersPerThread > maxRegsPerThread_)
-      return fmt::format("{} registers per thread exceed the SM's limit of {}", k.registersPerThread, maxRegsPerThread_);
-    if (warps_ > maxWarps_) return fmt::format("a CTA of {} warps exceeds the SM's {} warp slots", warps_, maxWarps_);
-    if (k.threadsPerCta > maxThreads_)
-      return fmt::format("a CTA of {} threads exceeds the SM's {} threads", k.threadsPerCta, maxThreads_);
-    if (regsPerWarp_ * warps_ > registers_)
-      return fmt::format("a CTA needs {} registers, the SM has {}", regsPerWarp_ * warps_, registers_);
-    if (sharedPerCta_ > sharedBytes_)
-      return fmt::format("a CTA needs {} bytes of shared memory, the SM has {}", sharedPerCta_, sharedBytes_);
-    // Whole CTAs at once, as the static calculation (what is resident before any warp ends).
-    uint64_t n = maxCtas_;
-    n = std::min<uint64_t>(n, maxWarps_ / std::max(warps_, 1u));
-    n = std::min<uint64_t>(n, maxThreads_ / std::max(k.threadsPerCta, 1u));
-    if (regsPerWarp_ != 0) n = std::min<uint64_t>(n, registers_ / (regsPerWarp_ * warps_));
-    if (sharedPerCta_ != 0) n = std::min<uint64_t>(n, sharedBytes_ / sharedPerCta_);
-    occupancy_.ctasPerSm = static_cast<uint32_t>(n);
-    occupancy_.warpsPerSm = occupancy_.ctasPerSm * warps_;
-    occupancy_.limitedBy = "warp-level";
-    return {};
+    // occupancy_: whole CTAs at once, as the static calculation (what is resident before any
+    // warp ends); a CTA then starts whenever its resources are free.
+    if (why.empty()) occupancy_.limitedBy = "warp-level";
+    return why;
   }
 
   bool canAdmit() const override {
-    return ctas_ < maxCtas_ && freeWarps_ >= warps_ && freeThreads_ >= threads_ &&
+    return ctas_ < limits_.maxCtas && freeWarps_ >= warps_ && freeThreads_ >= threads_ &&
            freeRegs_ >= regsPerWarp_ * warps_ && freeShared_ >= sharedPerCta_;
   }
   void admit(uint32_t cta) override {
@@ -138,8 +114,7 @@ class WarpLevelResourceManager final : public IResourceManager {
   }
 
  private:
-  uint32_t maxWarps_, maxCtas_, maxThreads_, registers_, sharedBytes_, registerUnit_, sharedUnit_,
-      maxRegsPerThread_;
+  SmResourceLimits limits_;  // the configuration's, with warps allocated one by one
   uint32_t warps_ = 0, threads_ = 0;
   uint64_t regsPerWarp_ = 0, sharedPerCta_ = 0;
   uint64_t freeRegs_ = 0, freeShared_ = 0;
