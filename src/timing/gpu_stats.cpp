@@ -72,7 +72,7 @@ nlohmann::json Gpu::Impl::launchStats(const LaunchRun& launch) const {
   // On-chip storage of all SMs (KiB, rounded down) x the launch's cycles: what SRAM leakage
   // priced per KiB-cycle multiplies (an [energy.extra] event with static = true).
   const Carveout& c = launch.occupancy.carveout;
-  const uint64_t perSm = c.chosen() ? c.registerBytes + c.sharedBytes + c.l1Bytes + c.unusedBytes : fixedStorageBytes;
+  const uint64_t perSm = c.chosen() ? c.totalBytes() : fixedStorageBytes;
   stats["storage_kib_cycles"] = perSm * numSms / 1024 * (launch.end - launch.start);
   if (!launch.resources.empty()) stats["resources"] = launch.resources;
   // Registers per thread reserved for assist-warp routines (0: none, or the CTA did not fit

@@ -44,7 +44,8 @@ struct Carveout {
   uint64_t sharedBytes = 0;    // shared memory
   uint64_t l1Bytes = 0;        // L1 data cache
   uint64_t unusedBytes = 0;    // left over (rounding, the L1's largest size)
-  bool chosen() const { return registerBytes + sharedBytes + l1Bytes + unusedBytes != 0; }
+  uint64_t totalBytes() const { return registerBytes + sharedBytes + l1Bytes + unusedBytes; }
+  bool chosen() const { return totalBytes() != 0; }
 };
 
 struct Occupancy {
