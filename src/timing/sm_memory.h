@@ -25,6 +25,7 @@ class DeviceMemory;
 namespace warpsim::timing {
 
 class PluginRegistry;
+class StorageBanks;
 using Cycle = uint64_t;
 inline constexpr Cycle kNever = UINT64_MAX;
 
@@ -95,6 +96,13 @@ class SmMemory {
   virtual void setL1Bytes(std::optional<uint64_t> bytes) { (void)bytes; }
   // The L1 data cache's capacity now, in bytes (0: none).
   virtual uint64_t l1Capacity() const { return 0; }
+  // Banks shared with the register file (storage_banks.h; nullptr: none). With them, shared
+  // memory and L1 data passes wait while a register access holds a bank they need, and the
+  // port starts its access in portCycle(now), which the SM calls after the register file's
+  // arbitration of the same cycle, instead of in cycle(now). A memory system without a data
+  // path in those banks ignores it.
+  virtual void shareBanks(StorageBanks* banks) { (void)banks; }
+  virtual void portCycle(Cycle now) { (void)now; }
   // Replies in a transformed form go to `listener` (nullptr: none; they are used as they are).
   virtual void setReplyListener(ReplyListener* listener) { (void)listener; }
   // A held reply's data is usable from `now` on.

@@ -27,6 +27,7 @@ GScalarRegisterFile::GScalarRegisterFile(const Context& context)
       ports_(context.partitions,
              params_.geometry.banksPer + (params_.state.encoding == Encoding::Word && params_.scalarRfSingleBank ? 1 : 0),
              params_.geometry.collectorsPer, params_.geometry.readPorts, params_.geometry.writePorts) {
+  ports_.shareBanks(context.storageBanks);
   decision_.assign(size_t{context.partitions} * params_.geometry.collectorsPer, Scalarity::Vector);
   if (context.passes) context.passes->require(kTraitsPass);
   beginKernel({1, nullptr});
@@ -217,6 +218,7 @@ void GScalarRegisterFile::reportStats(nlohmann::json& out) const {
   out["bank_reads"] = ports_.reads();
   out["bank_writes"] = ports_.writes();
   out["bank_conflicts"] = ports_.readConflicts();
+  out["conflicted_collectors"] = ports_.conflictedCollectors();
   out["write_conflicts"] = ports_.writeConflicts();
   out["collector_allocations"] = ports_.allocations();
   stats_.report(out);

@@ -30,6 +30,7 @@ OrfLrfRegisterFile::OrfLrfRegisterFile(const Context& context)
       slotEntries_(params_.entries + lrfBanks(params_.lrf)),
       ports_(context.partitions, geometry_.banksPer, geometry_.collectorsPer, geometry_.readPorts,
              geometry_.writePorts) {
+  ports_.shareBanks(context.storageBanks);
   if (context.passes) context.passes->require(kPlacementTable);
   allMrf_.dstMrfMask = 0xF;
   entries_.resize(size_t{slots_} * slotEntries_);
@@ -175,6 +176,7 @@ void OrfLrfRegisterFile::reportStats(nlohmann::json& out) const {
   out["bank_reads"] = ports_.reads();
   out["bank_writes"] = ports_.writes();
   out["bank_conflicts"] = ports_.readConflicts();
+  out["conflicted_collectors"] = ports_.conflictedCollectors();
   out["write_conflicts"] = ports_.writeConflicts();
   out["collector_allocations"] = ports_.allocations();
   out["array_reads"] = mrf_.arrayReads;

@@ -41,6 +41,7 @@ RfcRegisterFile::RfcRegisterFile(const Context& context)
              params_.geometry.readPorts, params_.geometry.writePorts),
       rfc_(context.warpSlots, params_.entries, params_.policy),
       lrf_(context.warpSlots, 1, Replacement::Fifo) {
+  ports_.shareBanks(context.storageBanks);
   if (params_.liveness && context.passes) context.passes->require(timing::kLastReads);
   done_.reserve(256);
   beginKernel({1, nullptr});
@@ -243,6 +244,7 @@ void RfcRegisterFile::reportStats(nlohmann::json& out) const {
   out["bank_reads"] = ports_.reads();
   out["bank_writes"] = ports_.writes();
   out["bank_conflicts"] = ports_.readConflicts();
+  out["conflicted_collectors"] = ports_.conflictedCollectors();
   out["write_conflicts"] = ports_.writeConflicts();
   out["collector_allocations"] = ports_.allocations();
   out["array_reads"] = stats_.mrf.arrayReads;

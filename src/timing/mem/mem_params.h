@@ -58,6 +58,7 @@ struct L1Params {
 struct SharedParams {
   uint32_t banks = 32;
   uint32_t bankBytes = 4;
+  uint32_t gather = 1;      // banks behind each of `banks` ports (shared_banks.h)
   uint32_t latency = 20;    // core cycles from the first pass to data ready
   uint32_t passCycles = 1;  // core cycles per conflict-free pass over the banks
 };

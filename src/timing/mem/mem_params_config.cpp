@@ -134,6 +134,8 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   config::Section sh = tree.section("shared");
   p.shared.banks = sh.u32("banks", p.shared.banks, "shared-memory banks", 1, 1024);
   p.shared.bankBytes = sh.u32("bank_bytes", p.shared.bankBytes, "bytes per bank word", 1, 64);
+  p.shared.gather = sh.u32("gather_banks", p.shared.gather,
+                           "banks behind each port, gathered up to bank_bytes per cycle (1: one bank per port)", 1, 16);
   p.shared.latency = sh.u32("latency", p.shared.latency,
                             "core cycles from the first pass to data ready", 0, 100000);
   p.shared.passCycles =

@@ -38,11 +38,24 @@ void CacheStats::toJson(nlohmann::json& out) const {
 SharedStats& SharedStats::operator+=(const SharedStats& o) {
   accesses += o.accesses;
   bankConflictReplays += o.bankConflictReplays;
+  conflictedAccesses += o.conflictedAccesses;
   return *this;
 }
 
 void SharedStats::toJson(nlohmann::json& out) const {
-  out = {{"accesses", accesses}, {"bank_conflict_replays", bankConflictReplays}};
+  out = {{"accesses", accesses},
+         {"bank_conflict_replays", bankConflictReplays},
+         {"conflicted_accesses", conflictedAccesses}};
+}
+
+StorageBankStats& StorageBankStats::operator+=(const StorageBankStats& o) {
+  arbitrationStalls += o.arbitrationStalls;
+  arbitrationAccesses += o.arbitrationAccesses;
+  return *this;
+}
+
+void StorageBankStats::toJson(nlohmann::json& out) const {
+  out = {{"arbitration_stalls", arbitrationStalls}, {"arbitration_accesses", arbitrationAccesses}};
 }
 
 ConstStats& ConstStats::operator+=(const ConstStats& o) {

@@ -21,7 +21,17 @@ struct CacheStats {
 struct SharedStats {
   uint64_t accesses = 0;             // warp-level shared-memory accesses
   uint64_t bankConflictReplays = 0;  // extra bank passes caused by conflicts
+  uint64_t conflictedAccesses = 0;   // accesses with at least one replay
   SharedStats& operator+=(const SharedStats& o);
+  void toJson(nlohmann::json& out) const;
+};
+
+// Banks shared with the register file (timing/storage_banks.h): memory passes that waited for a
+// register access.
+struct StorageBankStats {
+  uint64_t arbitrationStalls = 0;    // cycles a pass waited because a register access held a bank
+  uint64_t arbitrationAccesses = 0;  // accesses that waited at least once
+  StorageBankStats& operator+=(const StorageBankStats& o);
   void toJson(nlohmann::json& out) const;
 };
 

@@ -264,6 +264,7 @@ void MemorySystemImpl::beginKernel() {
 void MemorySystemImpl::reportStats(nlohmann::json& out) const {
   CacheStats l1, l2;
   SharedStats shared;
+  StorageBankStats storageBanks;
   ConstStats constant;
   IcntStats icnt;
   DramStats dram;
@@ -272,6 +273,7 @@ void MemorySystemImpl::reportStats(nlohmann::json& out) const {
   for (const auto& sm : sms_) {
     l1 += sm->l1().stats();
     shared += sm->sharedStats();
+    storageBanks += sm->storageBankStats();
     constant += sm->constant().stats();
     sm->policy().reportStats(l1Policy);
     sm->localPath().reportStats(localPath);
@@ -285,6 +287,7 @@ void MemorySystemImpl::reportStats(nlohmann::json& out) const {
   dram.cycles = (nextCycle(kDram) - kernelStartDram_) * channels_.size();
   l1.toJson(out["l1d"]);
   shared.toJson(out["shared"]);
+  storageBanks.toJson(out["storage_banks"]);
   constant.toJson(out["const"]);
   icnt.toJson(out["icnt"]);
   l2.toJson(out["l2"]);

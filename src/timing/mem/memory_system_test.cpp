@@ -29,14 +29,17 @@ TEST(MemorySystem, ReportsEveryCounterByName) {
     EXPECT_EQ(s[level].size(), cache.size());
     for (const auto& k : cache) EXPECT_TRUE(s[level].contains(k)) << level << "." << k;
   }
-  for (const char* k : {"accesses", "bank_conflict_replays"}) EXPECT_TRUE(s["shared"].contains(k));
+  for (const char* k : {"accesses", "bank_conflict_replays", "conflicted_accesses"})
+    EXPECT_TRUE(s["shared"].contains(k)) << k;
+  for (const char* k : {"arbitration_stalls", "arbitration_accesses"})
+    EXPECT_EQ(s["storage_banks"].value(k, -1), 0) << k;  // no banks shared with registers
   for (const char* k : {"accesses", "hits", "misses"}) EXPECT_TRUE(s["const"].contains(k));
   for (const char* k : {"packets", "flits", "stall_cycles"}) EXPECT_TRUE(s["icnt"].contains(k));
   for (const char* k : {"activates", "precharges", "read_bursts", "write_bursts", "row_hits",
                         "row_misses", "busy_cycles", "cycles"}) {
     EXPECT_TRUE(s["dram"].contains(k)) << k;
   }
-  EXPECT_EQ(s.size(), 6u);  // no plug-in objects for the baselines
+  EXPECT_EQ(s.size(), 7u);  // no plug-in objects for the baselines
 }
 
 TEST(MemorySystem, CountsTrafficOfOneMiss) {

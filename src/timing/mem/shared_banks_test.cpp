@@ -1,5 +1,7 @@
 #include "timing/mem/shared_banks.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 namespace warpsim::timing::mem {
@@ -92,6 +94,36 @@ TEST(SharedBanks, PaddingThatAvoidsConflictsOnWordBanksDoesNotOnRowBanks) {
   EXPECT_EQ(run(132, 4).cycles, 1u);
   EXPECT_EQ(unified(132, 4).cycles, 4u);
   EXPECT_EQ(unified(132, 4).replays(), 3u);
+}
+
+// The aggressive variant: each of the 8 ports (clusters) gathers up to 16 bytes per cycle from
+// its 4 banks, each bank one row per cycle; row w is in port w % 8, bank (w / 8) % 4.
+uint32_t gathered(uint64_t strideBytes) {
+  SharedBanks banks(8, 16, 4);
+  uint64_t offset[32];
+  for (int l = 0; l < 32; ++l) offset[l] = strideBytes * l;
+  return banks.passes(offset, ~0u, 4).cycles;
+}
+
+TEST(SharedBanks, GatheringBanksServeRowsOfDifferentBanksOfAPortInOneCycle) {
+  EXPECT_EQ(gathered(4), 1u);     // rows 0-7, one per port
+  EXPECT_EQ(gathered(132), 1u);   // lanes 0-3: rows 0, 8, 16, 24 of port 0, banks 0-3, 16 bytes
+  EXPECT_EQ(gathered(16), 1u);    // the same rows, one word each
+  EXPECT_EQ(gathered(32), 2u);    // port 0: rows 0, 8, ..., 56, two per bank, 32 bytes
+  EXPECT_EQ(gathered(512), 32u);  // rows 0, 32, 64, ...: all in bank 0 of port 0
+  EXPECT_EQ(gathered(0), 1u);     // broadcast
+}
+
+TEST(SharedBanks, GatheringPortsCarryAtMostBankBytesPerCycle) {
+  SharedBanks banks(8, 16, 4);
+  // Lanes 0-3: two words of row 0 (bank 0) and two of row 8 (bank 1): 16 bytes, one cycle;
+  // lanes 4-7 add two more words of each row: 32 bytes, two cycles.
+  const uint64_t offset[8] = {0, 4, 128, 132, 8, 12, 136, 140};
+  uint64_t lanes[32] = {};
+  std::copy(offset, offset + 8, lanes);
+  EXPECT_EQ(banks.passes(lanes, 0x0Fu, 4).cycles, 1u);
+  EXPECT_EQ(banks.passes(lanes, 0xFFu, 4).cycles, 2u);
+  EXPECT_EQ(SharedBanks(8, 16).passes(lanes, 0x0Fu, 4).cycles, 2u);  // one bank per port: 2 rows
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "func/address_space.h"
 #include "timing/mem/coalescer.h"
 #include "timing/mem/sm_memory_unit.h"
+#include "timing/storage_banks.h"
 
 namespace warpsim::timing::mem {
 
@@ -101,7 +102,12 @@ uint32_t SmMemoryUnit::queueShared(const func::ExecRecord& r, uint32_t mask, uin
   const SharedPasses p = banks_.passes(offsets_, mask, r.accessBytes);
   ++sharedStats_.accesses;
   sharedStats_.bankConflictReplays += p.replays();
+  if (p.replays() != 0) ++sharedStats_.conflictedAccesses;
   Access a;
+  if (storageBanks_ != nullptr) {
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      a.banks |= storageBanks_->banksOf(offsets_[std::countr_zero(m)], r.accessBytes);
+  }
   a.kind = r.isStore && !r.isAtomic ? Kind::SharedStore : Kind::SharedLoad;
   a.value = p.cycles;
   a.slot = slot;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "timing/storage_banks.h"
+
 namespace warpsim::timing::mem {
 
 namespace {
@@ -25,7 +27,7 @@ SmMemoryUnit::SmMemoryUnit(const MemoryParams& params, const SmMemoryWiring& wir
       localPath_(std::move(localPath)),
       l1_(params.l1, port_, *policy_, *this),
       const_(params.constant, port_, *this),
-      banks_(params.shared.banks, params.shared.bankBytes),
+      banks_(params.shared.banks, params.shared.bankBytes, params.shared.gather),
       slots_(kMaxSlots),
       queue_(params.l1.queueInstructions * kAccessesPerInstruction),
       side_(kSideQueue),
@@ -112,17 +114,56 @@ void SmMemoryUnit::cycle(Cycle now) {
     }
     fences_.resize(kept);
   }
-  if (now >= portFree_) {
-    if (!side_.empty()) {
-      if (startAccess(side_.front(), now)) side_.pop();
-    } else if (!queue_.empty()) {
-      const Access a = queue_.front();
-      if (startAccess(a, now)) {
-        queue_.pop();
-        if (a.last) --queuedInstructions_;
-      }
+  if (storageBanks_ == nullptr) startPort(now);  // else portCycle, after the register file's
+  completeDue(now);
+}
+
+void SmMemoryUnit::portCycle(Cycle now) {
+  if (storageBanks_ == nullptr) return;
+  startPort(now);
+  completeDue(now);
+}
+
+void SmMemoryUnit::startPort(Cycle now) {
+  if (now < portFree_) return;
+  if (!side_.empty()) {
+    if (startAccess(side_.front(), now)) side_.pop();
+  } else if (!queue_.empty()) {
+    const Access a = queue_.front();
+    if (storageBanks_ != nullptr && registersHoldBanks(a, now)) {
+      ++storageBankStats_.arbitrationStalls;
+      if (!headWaited_) ++storageBankStats_.arbitrationAccesses;
+      headWaited_ = true;
+      return;
+    }
+    if (startAccess(a, now)) {
+      queue_.pop();
+      headWaited_ = false;
+      if (a.last) --queuedInstructions_;
     }
   }
+}
+
+// Shared-memory passes use the banks of their lanes' rows, cached line accesses one row of the
+// line's bank in every cluster (storage_banks.h); loads need the read ports, stores the write
+// ports. Only the pass's first cycle is arbitrated (a multi-pass access then keeps its banks).
+bool SmMemoryUnit::registersHoldBanks(const Access& a, Cycle now) const {
+  const StorageBanks& b = *storageBanks_;
+  switch (a.kind) {
+    case Kind::SharedLoad:
+      return b.readsHeld(a.banks, now);
+    case Kind::SharedStore:
+      return b.writesHeld(a.banks, now);
+    case Kind::Load:
+      return !a.uncached && b.readsHeld(b.banksOf(a.line, params_.l1.cache.lineBytes), now);
+    case Kind::Store:
+      return !a.uncached && b.writesHeld(b.banksOf(a.line, params_.l1.cache.lineBytes), now);
+    default:
+      return false;
+  }
+}
+
+void SmMemoryUnit::completeDue(Cycle now) {
   while (!due_.empty() && due_.front().at <= now) {
     completed_.push(due_.front().slot);
     std::pop_heap(due_.begin(), due_.end(),
@@ -345,6 +386,7 @@ void SmMemoryUnit::resetStats() {
   l1_.stats() = CacheStats{};
   const_.stats() = ConstStats{};
   sharedStats_ = SharedStats{};
+  storageBankStats_ = StorageBankStats{};
 }
 
 void SmMemoryUnit::beginKernel() {

@@ -76,6 +76,8 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
     if (target != l1_.capacity()) l1_.setCapacity(target);  // the same: nothing to do
   }
   uint64_t l1Capacity() const override { return l1_.capacity(); }
+  void shareBanks(StorageBanks* banks) override { storageBanks_ = banks; }
+  void portCycle(Cycle now) override;
   void setReplyListener(ReplyListener* listener) override { listener_ = listener; }
   void releaseReply(uint32_t ticket, Cycle now) override;
   void setStoreListener(StoreListener* listener) override { storeListener_ = listener; }
@@ -91,6 +93,7 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   L1DataCache& l1() { return l1_; }
   ConstantCache& constant() { return const_; }
   const SharedStats& sharedStats() const { return sharedStats_; }
+  const StorageBankStats& storageBankStats() const { return storageBankStats_; }
   ICachePolicy& policy() { return *policy_; }
   ILocalMemoryPath& localPath() { return *localPath_; }
   void resetStats();
@@ -118,6 +121,7 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
     ir::Space space = ir::Space::Global;
     bool last = false;  // last access of its instruction
     bool uncached = false;
+    uint64_t banks = 0;  // shared accesses: the storage banks their lanes touch (shareBanks)
   };
   struct Slot {
     uint32_t token = 0;
@@ -164,7 +168,13 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   }
   // Delivers a read reply's data: fills the L1 or completes the waiting access.
   void deliver(ReplyTo to, uint32_t tag, uint32_t sectors, Cycle now);
+  // Starts the access at the head of the side queue or the queue when the port is free.
+  void startPort(Cycle now);
+  // Moves the accesses due by `now` to the completed queue.
+  void completeDue(Cycle now);
   bool startAccess(const Access& a, Cycle now);  // false: stalled
+  // With shared storage banks: whether a register access holds a bank `a`'s pass needs now.
+  bool registersHoldBanks(const Access& a, Cycle now) const;
   RequestOrigin originOf(const Access& a) const;
 
   const MemoryParams params_;
@@ -196,6 +206,9 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
   std::vector<ILocalMemoryPath::Request> pathRequests_;
 
   SharedStats sharedStats_;
+  StorageBanks* storageBanks_ = nullptr;
+  StorageBankStats storageBankStats_;
+  bool headWaited_ = false;  // the access at the head of the queue lost a bank to a register
 
   // Replies the listener holds (transformed before use), by ticket.
   struct HeldReply {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "timing/storage_banks.h"
+
 namespace warpsim::timing {
 
 BankPorts::BankPorts(uint32_t partitions, uint32_t banksPerPartition, uint32_t collectorsPerPartition,
@@ -28,7 +30,7 @@ void BankPorts::reset() {
   pending_.clear();
   written_.clear();
   writtenHead_ = 0;
-  reads_ = writes_ = readConflicts_ = writeConflicts_ = allocations_ = 0;
+  reads_ = writes_ = readConflicts_ = writeConflicts_ = allocations_ = conflictedCollectors_ = 0;
 }
 
 uint32_t BankPorts::allocate(uint32_t partition, const uint8_t* banks, unsigned n, Cycle extraDelay) {
@@ -41,6 +43,7 @@ uint32_t BankPorts::allocate(uint32_t partition, const uint8_t* banks, unsigned 
   std::copy_n(banks, n, c.reads);
   c.extraDelay = extraDelay;
   c.readyAt = kNever;
+  c.waited = false;
   p.readQueue.push_back(id);
   ++allocations_;
   return id;
@@ -97,6 +100,7 @@ void BankPorts::cycle(Cycle now) {
         if (budget[bank] > 0) {
           --budget[bank];
           ++writes_;
+          if (shared_) shared_->claimWrite(w.partition * banksPer_ + bank, now);
         } else {
           ++writeConflicts_;
           w.banks[left++] = bank;
@@ -123,8 +127,13 @@ void BankPorts::cycle(Cycle now) {
         if (budget[bank] > 0) {
           --budget[bank];
           ++reads_;
+          if (shared_) shared_->claimRead(pi * banksPer_ + bank, now);
         } else {
           ++readConflicts_;
+          if (!c.waited) {
+            c.waited = true;
+            ++conflictedCollectors_;
+          }
           c.reads[left++] = bank;
         }
       }

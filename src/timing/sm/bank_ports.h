@@ -18,6 +18,8 @@
 
 namespace warpsim::timing {
 
+class StorageBanks;
+
 class BankPorts {
  public:
   static constexpr unsigned kMaxReads = 8, kMaxWrites = 4;
@@ -25,6 +27,8 @@ class BankPorts {
             uint32_t readPorts, uint32_t writePorts);
 
   void reset();   // empties every collector and queue and clears the counters
+  // Claims each granted port in `banks` (nullptr: the banks are the register file's own).
+  void shareBanks(StorageBanks* banks) { shared_ = banks; }
   uint32_t collectorsPerPartition() const { return collectorsPer_; }
   bool canAllocate(uint32_t partition) const { return parts_[partition].freeMask != 0; }
   // `banks`: bank index within the partition of each read (n <= kMaxReads).
@@ -42,6 +46,8 @@ class BankPorts {
   uint64_t readConflicts() const { return readConflicts_; }
   uint64_t writeConflicts() const { return writeConflicts_; }
   uint64_t allocations() const { return allocations_; }
+  // Collectors whose reads waited for a bank at least once.
+  uint64_t conflictedCollectors() const { return conflictedCollectors_; }
 
  private:
   struct Collector {
@@ -49,6 +55,7 @@ class BankPorts {
     uint8_t reads[kMaxReads] = {};
     Cycle extraDelay = 0;
     Cycle readyAt = 0;
+    bool waited = false;       // a read found its bank's ports taken
   };
   struct Partition {
     uint64_t freeMask = 0;     // free collectors (bit i: collector p * per + i)
@@ -70,7 +77,9 @@ class BankPorts {
   std::vector<PendingWrite> pending_;               // in submission order
   std::vector<uint32_t> written_;                   // tags written, not yet popped
   size_t writtenHead_ = 0;
-  uint64_t reads_ = 0, writes_ = 0, readConflicts_ = 0, writeConflicts_ = 0, allocations_ = 0;
+  StorageBanks* shared_ = nullptr;
+  uint64_t reads_ = 0, writes_ = 0, readConflicts_ = 0, writeConflicts_ = 0, allocations_ = 0,
+           conflictedCollectors_ = 0;
 };
 
 }  // namespace warpsim::timing

@@ -41,7 +41,9 @@ BankGeometry geometryOf(const IRegisterFile::Context& context) {
 
 BankedRegisterFile::BankedRegisterFile(const Context& context)
     : geo_(geometryOf(context)),
-      ports_(context.partitions, geo_.banksPer, geo_.collectorsPer, geo_.readPorts, geo_.writePorts) {}
+      ports_(context.partitions, geo_.banksPer, geo_.collectorsPer, geo_.readPorts, geo_.writePorts) {
+  ports_.shareBanks(context.storageBanks);
+}
 
 void BankedRegisterFile::beginKernel(const KernelInfo&) {
   ports_.reset();
@@ -76,6 +78,7 @@ void BankedRegisterFile::reportStats(nlohmann::json& out) const {
   out["bank_reads"] = ports_.reads();
   out["bank_writes"] = ports_.writes();
   out["bank_conflicts"] = ports_.readConflicts();
+  out["conflicted_collectors"] = ports_.conflictedCollectors();
   out["write_conflicts"] = ports_.writeConflicts();
   out["collector_allocations"] = ports_.allocations();
   out["array_reads"] = arrayReads_;

@@ -47,6 +47,8 @@
 
 namespace warpsim::timing {
 
+class StorageBanks;
+
 // One instruction's operand collection.
 struct RegisterRead {
   uint32_t warpSlot = 0;
@@ -100,6 +102,9 @@ class IRegisterFile {
     uint32_t warpSlots = 0;
     uint32_t partitions = 1;   // sm.schedulers with sub-cores, else 1
     PassRequests* passes = nullptr;  // ask here for the compiler passes whose tables the model reads
+    // Banks shared with shared memory and the L1 data (nullptr: the register file has its own):
+    // the model claims the ports it uses each cycle (BankPorts::shareBanks does it).
+    StorageBanks* storageBanks = nullptr;
   };
   // What a model learns at a kernel boundary.
   struct KernelInfo {
@@ -136,7 +141,8 @@ class IRegisterFile {
   virtual void onWarpActivated(uint32_t slot, Cycle now) {}
 
   // Fills the "register_file" object: at least bank_reads, bank_writes, bank_conflicts,
-  // collector_allocations.
+  // collector_allocations, conflicted_collectors (collectors whose reads waited at least once
+  // for a bank).
   virtual void reportStats(nlohmann::json& out) const = 0;
 };
 

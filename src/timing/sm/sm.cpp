@@ -41,8 +41,13 @@ Sm::Impl::Impl(const SmContext& context)
     if (const uint32_t contexts = manager->warpContexts(); contexts != 0) params.maxWarps = contexts;
   }
 
-  rf = context.registry->make<IRegisterFile>(params.registerFile,
-                                             {sm.sub("register_file"), id, params.maxWarps, parts, &passRequests});
+  if (params.storageBanks.shared) {
+    const StorageBankParams& b = params.storageBanks;
+    storageBanks = std::make_unique<StorageBanks>(b.clusters, b.banksPerCluster, b.rowBytes);
+    memory->shareBanks(storageBanks.get());
+  }
+  rf = context.registry->make<IRegisterFile>(
+      params.registerFile, {sm.sub("register_file"), id, params.maxWarps, parts, &passRequests, storageBanks.get()});
   for (uint32_t s = 0; s < params.schedulers; ++s)
     schedulers.push_back(context.registry->make<IWarpScheduler>(params.scheduler,
                                                                 {sm.sub("warp_scheduler"), s, params.maxWarps, &passRequests}));

@@ -20,6 +20,7 @@ void Sm::Impl::cycle(Cycle t) {
   unitCompletions(t);
   if (manager) managerTraffic(t);
   rf->cycle(t);
+  if (storageBanks) memory->portCycle(t);  // memory passes after the registers' claims
   for (uint32_t tag; rf->popWritten(tag);) finish(tag, t);
   dispatch(t);
   fetch(t);

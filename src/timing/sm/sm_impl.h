@@ -26,6 +26,7 @@
 #include "timing/sm/sm.h"
 #include "timing/sm/sm_params.h"
 #include "timing/sm/stall.h"
+#include "timing/storage_banks.h"
 
 namespace warpsim::timing {
 
@@ -170,6 +171,8 @@ struct Sm::Impl final : WarpProbe, WarpGate {
   SmMemory* memory;
   PassRequests passRequests;  // filled by the models' constructors
   InstructionAnnotations noAnnotations;  // what models see when a kernel comes without tables
+  // Banks the register file shares with the memory data path (nullptr: its own).
+  std::unique_ptr<StorageBanks> storageBanks;
   std::unique_ptr<IRegisterFile> rf;
   std::vector<std::unique_ptr<IWarpScheduler>> schedulers;
   std::unique_ptr<IAssistWarp> assist;

@@ -76,6 +76,18 @@ SmParams readSmParams(config::Section sm) {
   p.scheduler = sm.sub("warp_scheduler").str("impl", "gto", "warp scheduler policy (lrr, gto, two-level, ...)");
   p.registerFile = sm.sub("register_file").str("impl", "banked", "register file model (banked, ...)");
   p.assistWarp = sm.sub("assist_warp").str("impl", "none", "assist-warp model (none, ...)");
+
+  config::Section sb = sm.sub("storage_banks");
+  StorageBankParams& b = p.storageBanks;
+  b.shared = sb.flag("shared_with_registers", false,
+                     "registers, shared memory and L1 data share the same banks (register accesses win)");
+  b.clusters = sb.u32("clusters", b.clusters, "clusters of storage banks (memory rows striped over them)", 1, 64);
+  b.banksPerCluster = sb.u32("banks_per_cluster", b.banksPerCluster, "storage banks per cluster", 1, 64);
+  b.rowBytes = sb.u32("row_bytes", b.rowBytes, "bytes per bank row", 4, 1024);
+  if (b.clusters * b.banksPerCluster > 64) {
+    throw config::Error("config: error: sm.storage_banks: clusters x banks_per_cluster (" +
+                        std::to_string(b.clusters * b.banksPerCluster) + ") must be at most 64");
+  }
   return p;
 }
 

@@ -7,6 +7,8 @@
 //   [sm.warp_scheduler]  impl (+ the policy's keys)      default "gto"
 //   [sm.register_file]   impl (+ the model's keys)       default "banked"
 //   [sm.assist_warp]     impl                            default "none"
+//   [sm.storage_banks]   shared_with_registers, clusters, banks_per_cluster, row_bytes
+//                        (timing/storage_banks.h)
 // Defaults: GTX 480 (Fermi) at the 1.4 GHz core clock (see README.md).
 #pragma once
 #include <cstdint>
@@ -22,6 +24,14 @@ struct UnitParams {
   uint32_t lanes = 16;
   uint32_t latency = 1;      // dispatch to result (lsu: to hand-over to the memory pipeline)
   uint32_t interval = 2;     // cycles between two warp instructions entering one instance
+};
+
+// Banks the register file shares with shared memory and the L1 data (timing/storage_banks.h).
+struct StorageBankParams {
+  bool shared = false;       // register accesses and memory passes compete for the same banks
+  uint32_t clusters = 8;
+  uint32_t banksPerCluster = 4;
+  uint32_t rowBytes = 16;
 };
 
 struct SmParams {
@@ -40,6 +50,7 @@ struct SmParams {
   std::string scheduler = "gto";
   std::string registerFile = "banked";
   std::string assistWarp = "none";
+  StorageBankParams storageBanks;
 
   uint32_t partitions() const { return subCores ? schedulers : 1; }
 };

@@ -117,6 +117,7 @@ inline void Harness::step() {
   system_->advanceTo(core_.timeOf(now_));
   for (uint32_t s = 0; s < sms_; ++s) {
     unit(s).cycle(now_);
+    unit(s).portCycle(now_);  // the port's step when it shares banks with a register file
     uint32_t token;
     while (unit(s).popCompleted(token)) done_[token] = now_;
   }
