@@ -56,6 +56,9 @@ Workload stringMatchWorkload();
 Workload nqueensWorkload();
 Workload pcrWorkload();
 Workload mummerWorkload();
+Workload syrkWorkload();
+Workload ataxWorkload();
+Workload mvtWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
@@ -70,6 +73,9 @@ std::vector<Workload> allWorkloads() {
       blackscholesWorkload(),
       dct8x8Workload(),
       jpegDecodeWorkload(),
+      syrkWorkload(),
+      ataxWorkload(),
+      mvtWorkload(),
       // reductions, scans and sorting
       reduceTreeWorkload(),
       reduceShflWorkload(),

@@ -1,0 +1,88 @@
+// atax: y = A^T (A x) in two kernels, a thread per row (tmp = A x, row-wise walks of A) then a
+// thread per column (y = A^T tmp, column-wise walks); see atax.cu. Each kernel is checked on
+// the inputs the GPU gave it, against a double-precision reference within a derived bound.
+#include <cmath>
+
+#include "check.h"
+#include "smooth_matrix.h"
+#include "workload.h"
+
+namespace warpsim::workloads {
+
+namespace {
+
+constexpr uint32_t kThreads = 256;  // a thread per row, then per column
+
+Outcome run(WorkloadContext& ctx) {
+  const int rows = static_cast<int>(ctx.size), cols = rows;  // square, as in PolyBench
+  InputGenerator gen(ctx.seed);
+  // A: a smooth field plus noise (smooth_matrix.h); x: uniform in [-1, 1).
+  const std::vector<float> a = smoothMatrix(gen, rows, cols);
+  const std::vector<float> x = uniformVector(gen, cols);
+
+  runtime::Device& gpu = ctx.device;
+  runtime::Module mod = gpu.loadModule(workloadPtx("atax"), "atax.ptx");
+  uint64_t dA = gpu.upload(a), dX = gpu.upload(x);
+  uint64_t dTmp = gpu.malloc(static_cast<size_t>(rows) * sizeof(float));
+  uint64_t dY = gpu.malloc(static_cast<size_t>(cols) * sizeof(float));
+  launch(ctx, mod.kernel("atax_rows"), {ceilDiv(rows, kThreads)}, {kThreads}, 0, rows, cols, dA,
+         dX, dTmp);
+  launch(ctx, mod.kernel("atax_cols"), {ceilDiv(cols, kThreads)}, {kThreads}, 0, rows, cols, dA,
+         dTmp, dY);
+  const std::vector<float> tmp = gpu.download<float>(dTmp, rows);
+  const std::vector<float> y = gpu.download<float>(dY, cols);
+
+  // Tolerance (u = 2^-24). Each output is a chain of k FMAs from zero (k = cols for tmp, rows
+  // for y), each rounding once, so it is within k u sum |terms| of the exact sum (first order),
+  // doubled for slack and second-order terms. The reference's products are exact in double and
+  // its own rounding is about 2^-29 times the bound. y is checked against A^T times the GPU's
+  // tmp, so an error in the first kernel cannot pass for one in the second.
+  std::vector<double> tmpRef(rows), tmpBound(rows);
+  for (int i = 0; i < rows; ++i) {
+    const float* row = &a[static_cast<size_t>(i) * cols];
+    double sum = 0, magnitude = 0;
+    for (int j = 0; j < cols; ++j) {
+      double term = static_cast<double>(row[j]) * x[j];
+      sum += term;
+      magnitude += std::fabs(term);
+    }
+    tmpRef[i] = sum;
+    tmpBound[i] = 2 * cols * kFloatUnit * magnitude;
+  }
+  std::vector<double> yRef(cols, 0.0), yBound(cols, 0.0);
+  for (int i = 0; i < rows; ++i) {  // row by row: the reference walks A in memory order
+    const float* row = &a[static_cast<size_t>(i) * cols];
+    for (int j = 0; j < cols; ++j) {
+      double term = static_cast<double>(row[j]) * tmp[i];
+      yRef[j] += term;
+      yBound[j] += std::fabs(term);
+    }
+  }
+  for (double& b : yBound) b *= 2 * rows * kFloatUnit;
+
+  double worstTmp = 0, worstY = 0;
+  std::string bad = boundedMismatch("tmp = A x", tmp, tmpRef, tmpBound, &worstTmp);
+  if (bad.empty()) bad = boundedMismatch("y = A^T tmp", y, yRef, yBound, &worstY);
+  if (!bad.empty()) return fail(bad);
+  return {true, fmt::format("A {} x {}, worst error of the bound: tmp {:.2g}, y {:.2g}", rows,
+                            cols, worstTmp, worstY)};
+}
+
+}  // namespace
+
+// The preset edges keep the row stride in 128-byte lines (n / 32) odd or twice odd: with a
+// power-of-two edge a warp's 32 rows share a few L1 sets and the conflicts decide the run
+// (README.md). PolyBench/GPU's own edge, 4096, is --size 4096.
+Workload ataxWorkload() {
+  return {"atax",
+          "dense",
+          "y = A^T (A x): a thread per row (row-wise walks of A), then a thread per column",
+          "matrix edge (A n x n)",
+          672,
+          4000,
+          8000,
+          16384,
+          run};
+}
+
+}  // namespace warpsim::workloads
