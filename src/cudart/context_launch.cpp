@@ -47,6 +47,8 @@ cudaError_t Context::launch(KernelRecord& k, dim3 grid, dim3 block, void** args,
       return fail(call, cudaErrorCooperativeLaunchTooLarge, why);
     }
   }
+  // The descriptors given for this kernel or for the next launch go with it (warpsim/locality.h).
+  config.hints = device_->takeLaunchHints(k.kernel->name());
   if (stream != nullptr && !stream->legacy && !cooperative && device_->gpu() != nullptr) {
     batch_.add(*k.kernel, std::move(config), *stream);
     return cudaSuccess;

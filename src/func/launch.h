@@ -2,11 +2,13 @@
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "func/exec_record.h"
 #include "func/memory_findings.h"
+#include "hints/launch_hints.h"
 
 namespace warpsim::func {
 
@@ -25,6 +27,9 @@ struct LaunchConfig {
   // may wait for each other (cooperative_groups grid.sync(), RunOptions::gridSyncWorkspace);
   // runKernel interleaves them instead of running them one after another.
   bool cooperative = false;
+  // What the program says about its data for this launch (locality descriptors): read by the
+  // timing model's components, never by the engine (nullptr: nothing).
+  std::shared_ptr<const hints::LaunchHints> hints;
 };
 
 struct LaunchResult {

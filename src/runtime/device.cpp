@@ -333,7 +333,19 @@ LaunchDefaults Device::launchDefaults() const {
   return {&options_, profileValues_, properties_.numSms, warpQuantum_};
 }
 
-LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& config) {
+const func::LaunchConfig& Device::withHints(const Kernel& kernel, const func::LaunchConfig& given,
+                                            func::LaunchConfig& copy) {
+  if (given.hints) return given;
+  auto hints = hints_.take(kernel.name());
+  if (!hints) return given;
+  copy = given;
+  copy.hints = std::move(hints);
+  return copy;
+}
+
+LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& given) {
+  func::LaunchConfig hinted;
+  const func::LaunchConfig& config = withHints(kernel, given, hinted);
   LaunchSetup setup(kernel, config, launchDefaults());
   LaunchReport& report = setup.report;
   func::RunOptions& run = setup.run;

@@ -23,6 +23,7 @@
 #include "runtime/error.h"
 #include "runtime/kernel_args.h"
 #include "runtime/launch_report.h"
+#include "runtime/hint_store.h"
 #include "runtime/launch_setup.h"
 #include "runtime/module.h"
 
@@ -200,6 +201,20 @@ class Device {
   // (func::RunOptions::gridSyncWorkspace), freed after the launch.
   std::string cooperativeLimit(const Kernel& kernel, const func::LaunchConfig& config);
 
+  // Locality descriptors (include/warpsim/locality.h), hints for the timing model: `d` goes
+  // with every launch of `kernel` until cleared, or with the next launch when `kernel` is "".
+  // A bad descriptor, or one whose range partly overlaps another the same launches take,
+  // throws Error naming the field. run() and runConcurrent() attach them to a launch whose
+  // LaunchConfig::hints is not set already.
+  void addLocalityDescriptor(const hints::LocalityDescriptor& d, const std::string& kernel = "") {
+    hints_.add(d, kernel);
+  }
+  void clearLocalityDescriptors(const std::string& kernel = "") { hints_.clear(kernel); }
+  // The hints the next launch of `kernel` takes (those for the next launch are used up).
+  std::shared_ptr<const hints::LaunchHints> takeLaunchHints(const std::string& kernel) {
+    return hints_.take(kernel);
+  }
+
   const DeviceOptions& options() const { return options_; }
   // The simulated GPU's properties (from the configuration).
   const GpuProperties& properties() const { return properties_; }
@@ -227,6 +242,10 @@ class Device {
   void reportFindings(const func::MemoryFindings& findings) const;
   // What every launch takes from this Device (runtime/launch_setup.h).
   LaunchDefaults launchDefaults() const;
+  // `given`, or a copy of it with the hints of its kernel's next launch when it has none and
+  // there are some (`copy` holds it).
+  const func::LaunchConfig& withHints(const Kernel& kernel, const func::LaunchConfig& given,
+                                      func::LaunchConfig& copy);
 
   DeviceOptions options_;
   GpuProperties properties_;
@@ -238,6 +257,7 @@ class Device {
   std::unique_ptr<timing::PluginRegistry> registry_;
   std::unique_ptr<func::DeviceMemory> memory_;
   std::unique_ptr<timing::Gpu> gpu_;   // declared after memory_: destroyed before it
+  HintStore hints_;
 };
 
 }  // namespace warpsim::runtime

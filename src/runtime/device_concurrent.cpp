@@ -11,7 +11,13 @@
 
 namespace warpsim::runtime {
 
-std::vector<LaunchReport> Device::runConcurrent(const std::vector<ConcurrentLaunch>& launches) {
+std::vector<LaunchReport> Device::runConcurrent(const std::vector<ConcurrentLaunch>& given) {
+  // Each launch with the hints of its kernel's next launch, in order (withHints).
+  std::vector<ConcurrentLaunch> launches = given;
+  for (ConcurrentLaunch& l : launches) {
+    func::LaunchConfig hinted;
+    if (&withHints(*l.kernel, l.config, hinted) == &hinted) l.config = std::move(hinted);
+  }
   std::vector<std::unique_ptr<LaunchSetup>> setups;
   setups.reserve(launches.size());
   for (const ConcurrentLaunch& l : launches) {

@@ -44,6 +44,8 @@ struct LaunchReport {
   // Accesses outside every allocation (memcheck off) and reads of never-written memory
   // (initcheck on) the launch made (func/memory_findings.h).
   func::MemoryFindings memory;
+  // Locality descriptors the launch took (warpsim/locality.h); hints for the timing model.
+  uint32_t localityDescriptors = 0;
 
   uint64_t threadInstructions() const { return result.threadInstructions; }
   uint64_t warpInstructions() const { return result.warpInstructions; }

@@ -17,6 +17,7 @@ LaunchSetup::LaunchSetup(const Kernel& kernel, const func::LaunchConfig& config,
   report.grid = config.grid;
   report.block = config.block;
   report.dynamicSharedBytes = config.dynamicSharedBytes;
+  if (config.hints) report.localityDescriptors = static_cast<uint32_t>(config.hints->locality.size());
   report.resources = kernel.resources();
   if (const compiler::FunctionAllocation* a = kernel.allocation()) {
     report.allocation = *a;

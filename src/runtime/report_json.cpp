@@ -192,6 +192,7 @@ nlohmann::json toJson(const LaunchReport& r) {
       {"resources", toJson(r.resources)},
       {"stats", toJson(r.stats)},
   };
+  if (r.localityDescriptors != 0) out["locality_descriptors"] = r.localityDescriptors;
   addRegisterAllocation(out, r);
   addValueSimilarity(out, r);
   addTiming(out, r);
@@ -221,6 +222,7 @@ nlohmann::json kernelJson(const LaunchReport& r) {
       {"divergent_branches", s.divergentBranches},
       {"wall_seconds", r.wallSeconds},
   };
+  if (r.localityDescriptors != 0) out["locality_descriptors"] = r.localityDescriptors;
   addRegisterAllocation(out, r);
   addValueSimilarity(out, r);
   addTiming(out, r);

@@ -64,6 +64,10 @@ case "$case" in
     err_want="illegal global store" ;;
   sass-only) prog=fault flags="-gencode arch=compute_80,code=sm_80"
     err_want="SASS only: sm_80.*rebuild with nvcc -cudart shared -gencode arch=compute_80,code=compute_80" ;;
+  # Locality descriptors through libwarpsim_locality (built beside the runtime, in lib/).
+  locality) err_want="^warpsim: warpsimLocalityDescriptorAdd: locality descriptor: data_tile.x (4097) is larger than dims.x (4096)$"
+    flags="-I$src/../../include -L$libdir/../lib -lwarpsim_locality -Xlinker -rpath=$libdir/../lib"
+    env_vars="WARPSIM_STATS=$work/stats.json" ;;
   *) echo "unknown case $case"; exit 1 ;;
 esac
 
@@ -102,5 +106,11 @@ if [ "$case" = stats ]; then
   grep -q '"warp_instructions"' "$work/stats.json" || fail "stats file has no warp_instructions"
   grep -q '"sms": 4' "$work/stats.json" || fail "stats file does not say 4 SMs"
   grep -q "\"program\": \".*/stats\"" "$work/stats.json" || fail "stats file does not name the program"
+fi
+if [ "$case" = locality ]; then
+  # Launch 1 takes scale's descriptor and the next launch's, launch 2 scale's, launch 3 none.
+  [ "$(grep -c '"locality_descriptors": 2' "$work/stats.json")" = 1 ] || fail "no launch with 2 descriptors"
+  [ "$(grep -c '"locality_descriptors": 1' "$work/stats.json")" = 1 ] || fail "no launch with 1 descriptor"
+  [ "$(grep -c '"locality_descriptors"' "$work/stats.json")" = 2 ] || fail "a third launch had descriptors"
 fi
 echo "ok [$case]"
