@@ -82,6 +82,20 @@ std::string checkLocalityDescriptor(const LocalityDescriptor& d) {
   return checkMap(d.compute_data_map);
 }
 
+std::string checkForGrid(const LocalityDescriptor& d, const uint32_t grid[3]) {
+  const uint32_t rank[3] = {d.compute_data_map.x, d.compute_data_map.y, d.compute_data_map.z};
+  const uint32_t tile[3] = {d.compute_tile.x, d.compute_tile.y, d.compute_tile.z};
+  for (int i = 0; i < 3; ++i) {
+    const uint64_t tiles = (uint64_t{grid[i]} + tile[i] - 1) / tile[i];
+    if (rank[i] == 0 && tiles > 1) {
+      return error(fmt::format("compute_data_map.{} is 0 (not traversed) but the grid's {} CTAs along {} make {} "
+                               "C-Tiles of {}",
+                               "xyz"[i], grid[i], "xyz"[i], tiles, tile[i]));
+    }
+  }
+  return "";
+}
+
 std::string checkOverlap(const LocalityDescriptor& a, const LocalityDescriptor& b) {
   const uint64_t a0 = baseOf(a), a1 = a0 + bytesOf(a), b0 = baseOf(b), b1 = b0 + bytesOf(b);
   if ((a0 == b0 && a1 == b1) || a1 <= b0 || b1 <= a0) return "";

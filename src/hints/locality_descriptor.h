@@ -21,6 +21,10 @@ inline uint64_t bytesOf(const LocalityDescriptor& d) {
   return uint64_t{d.dims.x} * d.dims.y * d.dims.z * d.element_bytes;
 }
 
+// "" when `d` fits a launch of `grid` CTAs (x, y, z), else one line: a grid dimension the
+// compute-data map does not traverse (rank 0) must hold a single C-Tile.
+std::string checkForGrid(const LocalityDescriptor& d, const uint32_t grid[3]);
+
 // "" when `a` and `b` may both describe the launch: their ranges are the same (two kinds of
 // locality of one structure) or do not meet; else one line naming the ranges.
 std::string checkOverlap(const LocalityDescriptor& a, const LocalityDescriptor& b);

@@ -60,6 +60,15 @@ TEST(LocalityDescriptor, EachBadFieldIsNamed) {
   EXPECT_EQ(with([](auto& d) { d.compute_data_map = {3, 1, 2}; }), "");
 }
 
+TEST(LocalityDescriptor, AnUntraversedGridDimensionMustHoldOneCTile) {
+  const uint32_t fits[3] = {8, 16, 1};   // histo: C-Tiles (1, 16, 1): 8 along x, 1 along y
+  const uint32_t taller[3] = {8, 32, 1};
+  EXPECT_EQ(checkForGrid(histo(), fits), "");
+  EXPECT_EQ(checkForGrid(histo(), taller),
+            "locality descriptor: compute_data_map.y is 0 (not traversed) but the grid's 32 CTAs along y make 2 "
+            "C-Tiles of 16");
+}
+
 TEST(LocalityDescriptor, OneStructureMayHaveSeveralDescriptorsButRangesMustNotPartlyOverlap) {
   LocalityDescriptor a = histo(), same = histo(), apart = histo(), across = histo();
   same.type = WARPSIM_NO_REUSE;

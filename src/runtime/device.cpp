@@ -333,6 +333,17 @@ LaunchDefaults Device::launchDefaults() const {
   return {&options_, profileValues_, properties_.numSms, warpQuantum_};
 }
 
+std::string Device::hintProblem(const Kernel& kernel, const func::LaunchConfig& config) {
+  if (!config.hints) return "";
+  const uint32_t grid[3] = {config.grid.x, config.grid.y, config.grid.z};
+  for (size_t i = 0; i < config.hints->locality.size(); ++i) {
+    if (std::string why = hints::checkForGrid(config.hints->locality[i], grid); !why.empty()) {
+      return fmt::format("kernel '{}': {} (descriptor {} of the launch)", kernel.name(), why, i + 1);
+    }
+  }
+  return "";
+}
+
 const func::LaunchConfig& Device::withHints(const Kernel& kernel, const func::LaunchConfig& given,
                                             func::LaunchConfig& copy) {
   if (given.hints) return given;
@@ -348,6 +359,11 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& given) 
   const func::LaunchConfig& config = withHints(kernel, given, hinted);
   LaunchSetup setup(kernel, config, launchDefaults());
   LaunchReport& report = setup.report;
+  if (std::string why = hintProblem(kernel, config); !why.empty()) {
+    report.result.ok = false;
+    report.result.error = std::move(why);
+    return report;
+  }
   func::RunOptions& run = setup.run;
   // A cooperative launch: every CTA resident at once, and a zeroed workspace for grid.sync()
   // (%envreg1:%envreg2), freed after the launch.

@@ -246,6 +246,8 @@ class Device {
   // there are some (`copy` holds it).
   const func::LaunchConfig& withHints(const Kernel& kernel, const func::LaunchConfig& given,
                                       func::LaunchConfig& copy);
+  // "" when the launch's locality descriptors fit its grid, else the launch's one-line error.
+  static std::string hintProblem(const Kernel& kernel, const func::LaunchConfig& config);
 
   DeviceOptions options_;
   GpuProperties properties_;

@@ -21,6 +21,7 @@ std::vector<LaunchReport> Device::runConcurrent(const std::vector<ConcurrentLaun
   std::vector<std::unique_ptr<LaunchSetup>> setups;
   setups.reserve(launches.size());
   for (const ConcurrentLaunch& l : launches) {
+    if (std::string why = hintProblem(*l.kernel, l.config); !why.empty()) throw Error(why);
     if (l.config.cooperative) {
       throw Error(fmt::format("kernel '{}': a cooperative launch runs alone, not in a concurrent batch",
                               l.kernel->name()));

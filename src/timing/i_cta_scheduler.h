@@ -16,6 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "config/config.h"
+#include "hints/launch_hints.h"
 #include "timing/sm_memory.h"
 
 namespace warpsim::timing {
@@ -29,6 +30,11 @@ class CtaDispatcher {
   virtual bool canStart(uint32_t sm) const = 0;
   // Starts CTA `cta` (linear id) on SM `sm`; canStart(sm) must be true.
   virtual void start(uint32_t cta, uint32_t sm) = 0;
+  // CTAs of the current kernel resident on SM `sm` now (0: it runs none of them).
+  virtual uint32_t residentCtas(uint32_t sm) const {
+    (void)sm;
+    return 0;
+  }
 };
 
 class ICtaScheduler {
@@ -38,10 +44,19 @@ class ICtaScheduler {
     config::Tree* tree = nullptr;   // keys under "cta_scheduler"
     uint32_t numSms = 0;
   };
+  // What a scheduler may know of the launch it places (beginLaunch).
+  struct Launch {
+    uint64_t numCtas = 0;
+    uint32_t grid[3] = {1, 1, 1};                // CTAs along x, y, z (linear id: x fastest)
+    const hints::LaunchHints* hints = nullptr;   // what the program says of its data (nullptr: nothing)
+  };
   virtual ~ICtaScheduler() = default;
 
   // Kernel boundary: a grid of `numCtas` CTAs (linear ids, x fastest).
   virtual void beginKernel(uint64_t numCtas) = 0;
+  // The same with the launch's grid and hints, which the GPU calls; schedulers that place CTAs
+  // by the grid's shape or the program's hints override it.
+  virtual void beginLaunch(const Launch& launch) { beginKernel(launch.numCtas); }
   // Starts any CTAs that should start at core cycle `now`.
   virtual void schedule(CtaDispatcher& dispatcher, Cycle now) = 0;
   // CTAs not started yet.

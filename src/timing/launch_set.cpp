@@ -199,6 +199,10 @@ void LaunchSet::Dispatcher::start(uint32_t cta, uint32_t sm) {
   set_->hadWork_[sm] = 1;
 }
 
+uint32_t LaunchSet::Dispatcher::residentCtas(uint32_t sm) const {
+  return set_->boundTo_[sm] == launch_ ? set_->gpu_.sms[sm]->residentCtas() : 0;
+}
+
 bool LaunchSet::rebindable(uint32_t sm, uint32_t launch) const {
   return boundTo_[sm] != launch && !gpu_.needsCycle(sm);
 }
@@ -231,7 +235,14 @@ void LaunchSet::harvest(uint32_t sm, Cycle end) {
 void LaunchSet::startLaunch(LaunchRun& r, Cycle at) {
   r.state = LaunchRun::State::Running;
   r.start = at;
-  r.scheduler->beginKernel(r.total);
+  ICtaScheduler::Launch launch;
+  launch.numCtas = r.total;
+  const func::Dim3& grid = r.spec->launch.grid;
+  launch.grid[0] = grid.x;
+  launch.grid[1] = grid.y;
+  launch.grid[2] = grid.z;
+  launch.hints = r.spec->launch.hints.get();
+  r.scheduler->beginLaunch(launch);
 }
 
 void LaunchSet::finish(LaunchRun& r, Cycle end) {

@@ -78,6 +78,7 @@ class LaunchSet {
     uint32_t numSms() const override;
     bool canStart(uint32_t sm) const override;
     void start(uint32_t cta, uint32_t sm) override;
+    uint32_t residentCtas(uint32_t sm) const override;
 
    private:
     LaunchSet* set_;
