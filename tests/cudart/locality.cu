@@ -20,7 +20,7 @@ static warpsimLocalityDescriptor streamed(const void* base, unsigned n) {
   d.element_bytes = sizeof(float);
   d.type = WARPSIM_NO_REUSE;
   d.data_tile = {n, 1, 1};
-  d.compute_tile = {1, 1, 1};
+  d.compute_tile = {n / 256, 1, 1};  // one C-Tile: the whole grid streams the structure once
   d.sharing = WARPSIM_COACCESSED;
   d.pattern = WARPSIM_IRREGULAR;
   d.priority = 1;
