@@ -50,12 +50,15 @@ typedef struct {
   const void* base;              /* device address of the structure */
   warpsimDim3 dims;              /* elements per dimension */
   uint32_t element_bytes;        /* bytes per element */
-  warpsimLocalityType type;
+  /* The three kinds below are warpsimLocalityType, warpsimSharingType and warpsimAccessPattern
+   * values, held as int32_t so that any value a program passes is well defined (and refused by
+   * name when it is none of them). */
+  int32_t type;                  /* warpsimLocalityType */
   warpsimDim3 data_tile;         /* elements per dimension of a D-Tile */
   warpsimDim3 compute_tile;      /* CTAs per grid dimension of a C-Tile */
   warpsimDim3 compute_data_map;  /* traversal rank of each grid dimension (1 first; 0: one C-Tile) */
-  warpsimSharingType sharing;
-  warpsimAccessPattern pattern;
+  int32_t sharing;               /* warpsimSharingType */
+  int32_t pattern;               /* warpsimAccessPattern */
   uint64_t stride;               /* elements between successive accesses (REGULAR) */
   int32_t priority;              /* larger wins */
 } warpsimLocalityDescriptor;

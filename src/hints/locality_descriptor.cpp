@@ -65,14 +65,13 @@ std::string checkLocalityDescriptor(const LocalityDescriptor& d) {
     return error("base + dims x element_bytes passes the end of the address space");
   }
   if (d.type != WARPSIM_INTRA_THREAD && d.type != WARPSIM_INTER_THREAD && d.type != WARPSIM_NO_REUSE) {
-    return error(fmt::format("type ({}) is not INTRA_THREAD (1), INTER_THREAD (2) or NO_REUSE (3)",
-                             static_cast<int>(d.type)));
+    return error(fmt::format("type ({}) is not INTRA_THREAD (1), INTER_THREAD (2) or NO_REUSE (3)", d.type));
   }
   if (d.sharing != WARPSIM_COACCESSED && d.sharing != WARPSIM_NEARBY) {
-    return error(fmt::format("sharing ({}) is not COACCESSED (1) or NEARBY (2)", static_cast<int>(d.sharing)));
+    return error(fmt::format("sharing ({}) is not COACCESSED (1) or NEARBY (2)", d.sharing));
   }
   if (d.pattern != WARPSIM_REGULAR && d.pattern != WARPSIM_IRREGULAR) {
-    return error(fmt::format("pattern ({}) is not REGULAR (1) or IRREGULAR (2)", static_cast<int>(d.pattern)));
+    return error(fmt::format("pattern ({}) is not REGULAR (1) or IRREGULAR (2)", d.pattern));
   }
   const uint64_t tileElements = uint64_t{tile[0]} * tile[1] * tile[2];
   if (d.pattern == WARPSIM_REGULAR && (d.stride == 0 || d.stride > tileElements)) {

@@ -42,11 +42,11 @@ TEST(LocalityDescriptor, EachBadFieldIsNamed) {
             "locality descriptor: data_tile.x (512) is larger than dims.x (256)");
   EXPECT_EQ(with([](auto& d) { d.compute_tile.z = 0; }),
             "locality descriptor: compute_tile.z is 0 (each dimension counts at least 1)");
-  EXPECT_EQ(with([](auto& d) { d.type = static_cast<warpsimLocalityType>(7); }),
+  EXPECT_EQ(with([](auto& d) { d.type = 7; }),
             "locality descriptor: type (7) is not INTRA_THREAD (1), INTER_THREAD (2) or NO_REUSE (3)");
-  EXPECT_EQ(with([](auto& d) { d.sharing = static_cast<warpsimSharingType>(0); }),
+  EXPECT_EQ(with([](auto& d) { d.sharing = 0; }),
             "locality descriptor: sharing (0) is not COACCESSED (1) or NEARBY (2)");
-  EXPECT_EQ(with([](auto& d) { d.pattern = static_cast<warpsimAccessPattern>(3); }),
+  EXPECT_EQ(with([](auto& d) { d.pattern = 3; }),
             "locality descriptor: pattern (3) is not REGULAR (1) or IRREGULAR (2)");
   EXPECT_EQ(with([](auto& d) { d.stride = 0; }),
             "locality descriptor: stride (0) of a REGULAR pattern must be 1 to the D-Tile's 2048 elements");

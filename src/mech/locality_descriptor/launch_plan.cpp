@@ -60,7 +60,7 @@ LaunchPlan planLaunch(const hints::LaunchHints& hints, const Dims& grid, uint32_
     const hints::LocalityDescriptor& d = hints.locality[i];
     DescriptorPlan p;
     p.geometry = geometry[i];
-    p.type = d.type;
+    p.type = static_cast<warpsimLocalityType>(d.type);  // checked when it was added
     p.strideBytes = d.pattern == WARPSIM_REGULAR ? d.stride * d.element_bytes : 0;
     dispatch(p, d);
     if (p.clusters) clustering.push_back(p.geometry);
