@@ -8,10 +8,10 @@ namespace warpsim::mech::locality_descriptor {
 
 ClusterCtaScheduler::ClusterCtaScheduler(const Context& context)
     : numSms_(context.numSms),
-      mode_(context.tree->section("cta_scheduler")
+      pairs_(context.tree->section("cta_scheduler")
                 .choice("clusters", "descriptors", {"descriptors", "pairs"},
                         "what a cluster of CTAs on one SM is: Algorithm 1's from the locality descriptors, "
-                        "or two consecutive CTAs (BCS)")),
+                        "or two consecutive CTAs (BCS)") == "pairs"),
       sms_(context.numSms) {}
 
 void ClusterCtaScheduler::beginKernel(uint64_t numCtas) {
@@ -32,7 +32,7 @@ void ClusterCtaScheduler::beginLaunch(const Launch& launch) {
     deal();
     return;
   }
-  if (mode_ == "pairs") {
+  if (pairs_) {
     // Linear pairs, across rows of the grid: the BCS heuristic counts CTAs in issue order.
     clusterDims_ = Dims{2, 1, 1};
     for (uint64_t c = 0; c < total_; ++c) {

@@ -18,7 +18,6 @@
 // one new CTA per SM per cycle, as in the baseline.
 #pragma once
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "mech/locality_descriptor/cta_clustering.h"
@@ -50,7 +49,7 @@ class ClusterCtaScheduler final : public timing::ICtaScheduler {
   bool next(uint32_t sm, bool steal, uint32_t& cta);
 
   uint32_t numSms_;
-  std::string mode_;
+  bool pairs_;  // clusters = "pairs" (BCS), else "descriptors"
   ClusterList list_;
   Dims clusterDims_;
   std::vector<SmState> sms_;
