@@ -73,10 +73,12 @@ std::string checkLocalityDescriptor(const LocalityDescriptor& d) {
   if (d.pattern != WARPSIM_REGULAR && d.pattern != WARPSIM_IRREGULAR) {
     return error(fmt::format("pattern ({}) is not REGULAR (1) or IRREGULAR (2)", d.pattern));
   }
-  const uint64_t tileElements = uint64_t{tile[0]} * tile[1] * tile[2];
-  if (d.pattern == WARPSIM_REGULAR && (d.stride == 0 || d.stride > tileElements)) {
-    return error(fmt::format("stride ({}) of a REGULAR pattern must be 1 to the D-Tile's {} elements", d.stride,
-                             tileElements));
+  // The stride is a distance in the structure (a row or plane pitch walks a D-Tile's rows or
+  // planes), so it may exceed the D-Tile's element count but not the structure's.
+  const uint64_t elements = uint64_t{dims[0]} * dims[1] * dims[2];
+  if (d.pattern == WARPSIM_REGULAR && (d.stride == 0 || d.stride > elements)) {
+    return error(fmt::format("stride ({}) of a REGULAR pattern must be 1 to the structure's {} elements", d.stride,
+                             elements));
   }
   return checkMap(d.compute_data_map);
 }

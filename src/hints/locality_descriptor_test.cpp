@@ -49,7 +49,10 @@ TEST(LocalityDescriptor, EachBadFieldIsNamed) {
   EXPECT_EQ(with([](auto& d) { d.pattern = 3; }),
             "locality descriptor: pattern (3) is not REGULAR (1) or IRREGULAR (2)");
   EXPECT_EQ(with([](auto& d) { d.stride = 0; }),
-            "locality descriptor: stride (0) of a REGULAR pattern must be 1 to the D-Tile's 2048 elements");
+            "locality descriptor: stride (0) of a REGULAR pattern must be 1 to the structure's 16384 elements");
+  EXPECT_EQ(with([](auto& d) { d.stride = 16385; }),
+            "locality descriptor: stride (16385) of a REGULAR pattern must be 1 to the structure's 16384 elements");
+  EXPECT_EQ(with([](auto& d) { d.stride = 4096; }), "");  // more than a D-Tile's 2048: a pitch
   EXPECT_EQ(with([](auto& d) { d.pattern = WARPSIM_IRREGULAR, d.stride = 0; }), "");
   EXPECT_EQ(with([](auto& d) { d.compute_data_map = {1, 1, 0}; }),
             "locality descriptor: compute_data_map.y: rank 1 is given twice");

@@ -64,6 +64,19 @@ std::unique_ptr<func::DeviceMemory> makeMemory(config::Tree& tree, const DeviceO
   return memory;
 }
 
+// The alignment of Device::malloc's allocations (cudaMalloc's). A multi-module GPU's
+// placement of a structure by address bits needs it aligned to the largest interleave granule
+// (the stand-in for a driver that places pages in chosen zones, i_zone_placement.h).
+uint64_t readAllocationAlignment(config::Tree& tree) {
+  const uint64_t align = tree.section("gpu").u64(
+      "allocation_alignment", 256, "alignment of device allocations (cudaMalloc) in bytes, a power of two",
+      256, uint64_t{1} << 30);
+  if ((align & (align - 1)) != 0) {
+    throw config::Error(fmt::format("config: error: gpu.allocation_alignment ({}) is not a power of two", align));
+  }
+  return align;
+}
+
 // Read in both modes, so that a configuration setting it is valid for either; only the
 // functional engine interleaves by it (the timing model's warp schedulers decide the order).
 uint32_t readWarpQuantum(config::Tree& tree) {
@@ -123,6 +136,7 @@ void Device::readFunctionalConfiguration() {
   try {
     tree_ = loadConfiguration(options_);
     memory_ = makeMemory(*tree_, options_);
+    allocationAlignment_ = readAllocationAlignment(*tree_);
     warpQuantum_ = readWarpQuantum(*tree_);
     properties_ = gpuPropertiesWithoutModel(*tree_, memory_->capacity());
     profileValues_ = readProfileOptions(*tree_).valueSimilarity;
@@ -138,6 +152,7 @@ void Device::buildTimingModel() {
   try {
     tree_ = loadConfiguration(options_);
     memory_ = makeMemory(*tree_, options_);
+    allocationAlignment_ = readAllocationAlignment(*tree_);
     warpQuantum_ = readWarpQuantum(*tree_);
     registry_ = std::make_unique<timing::PluginRegistry>();
     timing::registerBaselines(*registry_);
@@ -158,7 +173,7 @@ void Device::buildTimingModel() {
 Device::~Device() = default;
 
 uint64_t Device::malloc(uint64_t bytes) {
-  uint64_t address = memory_->allocate(bytes);
+  uint64_t address = memory_->allocate(bytes, allocationAlignment_);
   if (address == 0) {
     throw Error(fmt::format("malloc: out of device memory: {} bytes requested, {} of {} in use",
                             bytes, memory_->used(), memory_->capacity()));

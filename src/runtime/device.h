@@ -255,6 +255,7 @@ class Device {
   CompilerOptions compilerOptions_;
   uint32_t maxRegistersPerThread_ = 0;  // resources.max_registers_per_thread; 0: no limit known
   uint32_t warpQuantum_ = 1;            // functional.warp_quantum
+  uint64_t allocationAlignment_ = 256;  // gpu.allocation_alignment (malloc)
   std::unique_ptr<config::Tree> tree_;
   std::unique_ptr<timing::PluginRegistry> registry_;
   std::unique_ptr<func::DeviceMemory> memory_;

@@ -10,6 +10,7 @@ namespace warpsim::timing {
 
 void registerBaselines(PluginRegistry& registry) {
   registerRoundRobinCtaScheduler(registry);
+  registerContiguousCtaScheduler(registry);
   registerStaticResourceManager(registry);
   registerLivenessPass(registry);
   registerSmBaselines(registry);

@@ -6,6 +6,7 @@ namespace warpsim::timing {
 class PluginRegistry;
 
 void registerRoundRobinCtaScheduler(PluginRegistry& registry);
+void registerContiguousCtaScheduler(PluginRegistry& registry);
 void registerStaticResourceManager(PluginRegistry& registry);
 void registerLivenessPass(PluginRegistry& registry);
 

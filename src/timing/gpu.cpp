@@ -36,6 +36,14 @@ Gpu::Impl::Impl(config::Tree& t, const PluginRegistry& r, func::DeviceMemory& m,
     : tree(&t), registry(&r), memory(&m), options(o) {
   config::Section gpu = t.section("gpu");
   numSms = gpu.u32("num_sms", 15, "streaming multiprocessors", 1, 4096);
+  modules = gpu.u32("modules", 1,
+                    "GPU modules (NUMA zones), each with num_sms / modules SMs and "
+                    "dram.channels / modules memory channels, joined by links ([module_link])",
+                    1, 256);
+  if (numSms % modules != 0)
+    throw config::Error(fmt::format("config: error: gpu.num_sms = {} is not a multiple of "
+                                    "gpu.modules = {}",
+                                    numSms, modules));
   deadlockCycles = gpu.u64("deadlock_cycles", 100000,
                            "core cycles without any progress after which a launch is stopped as "
                            "deadlocked (0: never)");
@@ -58,7 +66,7 @@ Gpu::Impl::Impl(config::Tree& t, const PluginRegistry& r, func::DeviceMemory& m,
 
   buildHardware();
   probe = registry->make<IResourceManager>(resourcePolicy, {tree, 0});
-  ctaSchedulers.push_back(registry->make<ICtaScheduler>(ctaPolicy, {tree, numSms}));
+  ctaSchedulers.push_back(registry->make<ICtaScheduler>(ctaPolicy, {tree, numSms, modules}));
   // Passes the SMs' models asked for run too, after the configured ones (every SM is built from
   // the same configuration: the first one's requests are every SM's).
   for (const std::string& name : sms.front()->passRequests().names()) {
@@ -89,6 +97,7 @@ void Gpu::Impl::buildHardware() {
   mc.registry = registry;
   mc.memory = memory;
   mc.numSms = numSms;
+  mc.modules = modules;
   mc.warpSlotsPerSm = warpContexts;
   mc.coreClockMhz = core.mhz();
   memorySystem = makeMemorySystem(mc);
@@ -188,7 +197,7 @@ void Gpu::Impl::prepare(LaunchRun& run) {
     run.compiler[passNames[i]] = std::move(found);
   }
   while (ctaSchedulers.size() <= run.index) {
-    ctaSchedulers.push_back(registry->make<ICtaScheduler>(ctaPolicy, {tree, numSms}));
+    ctaSchedulers.push_back(registry->make<ICtaScheduler>(ctaPolicy, {tree, numSms, modules}));
   }
   run.scheduler = ctaSchedulers[run.index].get();
   run.pool.emplace(run.grid);

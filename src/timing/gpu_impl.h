@@ -31,6 +31,7 @@ struct Gpu::Impl {
   GpuOptions options;
 
   uint32_t numSms = 0;
+  uint32_t modules = 1;         // gpu.modules (NUMA zones; timing/mem/README.md)
   Cycle deadlockCycles = 0;
   Cycle sampleInterval = 0;
   bool skipIdleCycles = true;

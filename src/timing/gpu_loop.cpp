@@ -12,6 +12,7 @@
 #include "timing/launch_set.h"
 #include "timing/progress_line.h"
 #include "timing/stats_sampler.h"
+#include "timing/stats_totals.h"
 
 namespace warpsim::timing {
 
@@ -162,6 +163,7 @@ void Gpu::Impl::simulate(LaunchSet& set) {
     if (r.state == LaunchRun::State::Waiting) continue;  // stopped before it could start
     out.stats = launchStats(r);
     out.stats["simulated_ns"] = out.simulatedNs;
+    addNumaRates(out.stats);
     if (energy) energy->annotate(out.stats, out.simulatedNs * 1e-9);
     if (sampler.enabled() && i == set.first()) out.stats["samples"] = sampler.toJson();
     out.stats["compiler"] = std::move(r.compiler);

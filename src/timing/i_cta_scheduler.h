@@ -43,6 +43,7 @@ class ICtaScheduler {
   struct Context {
     config::Tree* tree = nullptr;   // keys under "cta_scheduler"
     uint32_t numSms = 0;
+    uint32_t modules = 1;           // gpu.modules: SM s is in module s / (numSms / modules)
   };
   // What a scheduler may know of the launch it places (beginLaunch).
   struct Launch {

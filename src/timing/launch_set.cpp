@@ -44,6 +44,7 @@ uint32_t LaunchSet::begin(Cycle now) {
     gpu_.sms[s]->beginKernel(f.grid, now, &f.annotations);
     gpu_.resourceManagers[s]->beginKernel(f.need);  // fits: the probe said so
     gpu_.memorySystem->sm(s).setL1Bytes(gpu_.resourceManagers[s]->l1Bytes());
+    beginMemoryLaunch(s, f, now);
     gpu_.sms[s]->setTrace(f.trace ? &*f.trace : nullptr);
     boundTo_[s] = first_;
     tenureOpen_[s] = 1;
@@ -213,9 +214,16 @@ void LaunchSet::bind(uint32_t sm, uint32_t launch, Cycle now) {
   gpu_.sms[sm]->beginKernel(r.grid, now, &r.annotations);
   gpu_.resourceManagers[sm]->beginKernel(r.need);  // fits: the probe said so
   gpu_.memorySystem->sm(sm).setL1Bytes(gpu_.resourceManagers[sm]->l1Bytes());
+  beginMemoryLaunch(sm, r, now);
   gpu_.sms[sm]->setTrace(r.trace ? &*r.trace : nullptr);
   boundTo_[sm] = launch;
   tenureOpen_[sm] = 1;
+}
+
+void LaunchSet::beginMemoryLaunch(uint32_t sm, const LaunchRun& r, Cycle now) {
+  const func::Dim3& g = r.spec->launch.grid;
+  const uint32_t grid[3] = {g.x, g.y, g.z};
+  gpu_.memorySystem->sm(sm).beginLaunch(r.spec->launch.hints.get(), grid, now);
 }
 
 void LaunchSet::harvest(uint32_t sm, Cycle end) {
@@ -242,6 +250,7 @@ void LaunchSet::startLaunch(LaunchRun& r, Cycle at) {
   launch.grid[1] = grid.y;
   launch.grid[2] = grid.z;
   launch.hints = r.spec->launch.hints.get();
+  gpu_.memorySystem->beginLaunch(launch.hints, launch.grid);
   r.scheduler->beginLaunch(launch);
 }
 

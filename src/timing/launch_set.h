@@ -89,6 +89,8 @@ class LaunchSet {
   void bind(uint32_t sm, uint32_t launch, Cycle now);
   // Adds SM `sm`'s counters since its last beginKernel to its launch (accounted up to `end`).
   void harvest(uint32_t sm, Cycle end);
+  // Tells SM `sm`'s memory (its L1 policy) the launch's hints and grid.
+  void beginMemoryLaunch(uint32_t sm, const LaunchRun& r, Cycle now);
   void startLaunch(LaunchRun& run, Cycle at);
   void finish(LaunchRun& run, Cycle end);
   // Starts the waiting launches whose launches to wait for have all ended; true if any did.

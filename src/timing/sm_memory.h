@@ -21,6 +21,9 @@
 namespace warpsim::func {
 class DeviceMemory;
 }
+namespace warpsim::hints {
+struct LaunchHints;
+}
 
 namespace warpsim::timing {
 
@@ -96,6 +99,14 @@ class SmMemory {
   virtual void setL1Bytes(std::optional<uint64_t> bytes) { (void)bytes; }
   // The L1 data cache's capacity now, in bytes (0: none).
   virtual uint64_t l1Capacity() const { return 0; }
+  // The SM starts running CTAs of a launch of `grid` CTAs (x, y, z) whose program said `hints`
+  // of its data (nullptr: nothing), at core cycle `now`, after setL1Bytes. The L1's cache
+  // policy learns them (ICachePolicy::beginLaunch); a memory system without one ignores it.
+  virtual void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3], Cycle now) {
+    (void)hints;
+    (void)grid;
+    (void)now;
+  }
   // Banks shared with the register file (storage_banks.h; nullptr: none). With them, shared
   // memory and L1 data passes wait while a register access holds a bank they need, and the
   // port starts its access in portCycle(now), which the SM calls after the register file's
@@ -140,6 +151,13 @@ class MemorySystem {
   // Kernel boundary: caches keep their contents across kernels (L1s are invalidated as CUDA's
   // coherence requires); counters restart.
   virtual void beginKernel() = 0;
+  // A launch starts (its grid and what its program says of its data; nullptr: nothing), before
+  // its first CTA: the levels below the SMs that place data by launch (a multi-module GPU's zone
+  // placement) learn it. Memory systems without such levels ignore it.
+  virtual void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3]) {
+    (void)hints;
+    (void)grid;
+  }
   // Counters of every level since beginKernel (see docs/stats.md "memory").
   virtual void reportStats(nlohmann::json& out) const = 0;
 };
@@ -151,6 +169,7 @@ struct MemorySystemContext {
   const func::DeviceMemory* memory = nullptr;  // real data, for mechanisms that need values
   uint32_t numSms = 0;
   uint32_t warpSlotsPerSm = 48;          // sm.max_warps
+  uint32_t modules = 1;                  // gpu.modules (NUMA zones)
   double coreClockMhz = 0;               // SmMemory cycles are core cycles
 };
 

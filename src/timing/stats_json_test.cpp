@@ -45,6 +45,28 @@ TEST(StatsTotals, RatesComeFromSummedCountersOccupancyFromCycleWeights) {
   EXPECT_DOUBLE_EQ(t["occupancy"]["theoretical"].get<double>(), (100.0 + 150.0) / 400.0);
   EXPECT_DOUBLE_EQ(t["l1d_hit_rate"].get<double>(), 0.5);
   EXPECT_FALSE(t.contains("samples"));
+  EXPECT_FALSE(t.contains("numa"));  // one module: no NUMA rates
+}
+
+// Two launches on a GPU of two modules: the rates come from the summed counters.
+TEST(StatsTotals, NumaRatesFromSummedCounters) {
+  auto launch = [](uint64_t local, uint64_t remote, uint64_t bytes, uint64_t busy, double ns) {
+    nlohmann::json numa = {{"local_requests", local},
+                           {"remote_requests", remote},
+                           {"zone_dram_bytes", {bytes, 2 * bytes}},
+                           {"zone_dram_busy_cycles", {busy, busy}},
+                           {"zone_dram_cycles", {100, 100}}};
+    nlohmann::json l = {{"cycles", 10}, {"simulated_ns", ns}, {"memory", {{"numa", numa}}}};
+    addNumaRates(l);
+    return l;
+  };
+  const nlohmann::json a = launch(3, 1, 100, 10, 10.0), b = launch(1, 3, 300, 30, 30.0);
+  EXPECT_DOUBLE_EQ(a["numa"]["access_efficiency"].get<double>(), 0.75);
+  EXPECT_DOUBLE_EQ(a["numa"]["zone_dram_gbps"][1].get<double>(), 20.0);  // 200 B in 10 ns
+  const nlohmann::json t = totalLaunchStats({&a, &b});
+  EXPECT_DOUBLE_EQ(t["numa"]["access_efficiency"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(t["numa"]["zone_dram_gbps"][0].get<double>(), 10.0);  // 400 B in 40 ns
+  EXPECT_DOUBLE_EQ(t["numa"]["zone_dram_utilisation"][1].get<double>(), 0.2);  // 40 of 200
 }
 
 TEST(DeadlockDetector, StuckAfterLimitCyclesWithoutProgress) {

@@ -1,5 +1,7 @@
 #include "timing/stats_totals.h"
 
+#include <vector>
+
 #include "timing/stats_json.h"
 
 namespace warpsim::timing {
@@ -29,6 +31,24 @@ void recomputePower(nlohmann::json& energy, double seconds) {
 
 }  // namespace
 
+void addNumaRates(nlohmann::json& stats) {
+  if (!stats.contains("memory") || !stats["memory"].contains("numa")) return;
+  const nlohmann::json& n = stats["memory"]["numa"];
+  const uint64_t local = counter(n, {"local_requests"}), remote = counter(n, {"remote_requests"});
+  nlohmann::json rates = {{"access_efficiency", ratio(local, local + remote)}};
+  const double ns = number(stats, "simulated_ns");
+  std::vector<double> gbps, utilisation;
+  for (size_t z = 0; z < n["zone_dram_bytes"].size(); ++z) {
+    const double bytes = n["zone_dram_bytes"][z].get<double>();
+    gbps.push_back(ns > 0 ? bytes / ns : 0.0);
+    utilisation.push_back(ratio(n["zone_dram_busy_cycles"][z].get<uint64_t>(),
+                                n["zone_dram_cycles"][z].get<uint64_t>()));
+  }
+  rates["zone_dram_gbps"] = gbps;
+  rates["zone_dram_utilisation"] = utilisation;
+  stats["numa"] = std::move(rates);
+}
+
 nlohmann::json totalLaunchStats(const std::vector<const nlohmann::json*>& launches) {
   nlohmann::json sum = nlohmann::json::object();
   double achieved = 0.0, theoretical = 0.0;
@@ -56,6 +76,7 @@ nlohmann::json totalLaunchStats(const std::vector<const nlohmann::json*>& launch
   const uint64_t rowHits = counter(memory, {"dram", "row_hits"});
   sum["dram_row_buffer_hit_rate"] = ratio(rowHits, rowHits + counter(memory, {"dram", "row_misses"}));
   if (sum.contains("energy")) recomputePower(sum["energy"], number(sum, "simulated_ns") * 1e-9);
+  addNumaRates(sum);
   return sum;
 }
 

@@ -11,4 +11,9 @@ namespace warpsim::timing {
 
 nlohmann::json totalLaunchStats(const std::vector<const nlohmann::json*>& launches);
 
+// On a GPU of several modules (stats["memory"]["numa"] present): adds "numa" rates to `stats`:
+// access_efficiency = local / (local + remote) requests, and per zone dram_gbps (bytes over
+// simulated_ns) and dram_utilisation (busy over elapsed data-bus cycles). Nothing otherwise.
+void addNumaRates(nlohmann::json& stats);
+
 }  // namespace warpsim::timing

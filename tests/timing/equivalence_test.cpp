@@ -68,7 +68,8 @@ TEST_P(Equivalence, SameResultsAsFunctionalMode) {
 std::vector<Param> params() {
   std::vector<Param> out;
   for (const workloads::Workload& w : workloads::allWorkloads()) {
-    for (const char* config : {"gtx480", "v100"}) out.emplace_back(w.name, config);
+    // mcm-4gpm: four modules, requests crossing module links, xor zone placement.
+    for (const char* config : {"gtx480", "v100", "mcm-4gpm"}) out.emplace_back(w.name, config);
   }
   return out;
 }

@@ -12,7 +12,7 @@ class LruAllocatePolicy final : public ICachePolicy {
  public:
   bool bypass(const CacheAccessInfo&) override { return false; }
   InsertPosition insertion(const CacheAccessInfo&) override { return InsertPosition::Mru; }
-  bool pin(const CacheAccessInfo&) override { return false; }
+  PinKind pin(const CacheAccessInfo&) override { return PinKind::None; }
   uint32_t prefetch(const CacheAccessInfo&, uint64_t*, uint32_t) override { return 0; }
 };
 

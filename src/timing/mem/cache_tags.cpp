@@ -25,31 +25,48 @@ uint32_t CacheTags::victim(uint32_t set) {
   for (uint32_t w = 0; w < ways_; ++w) {
     if (!l[w].allocated) return w;
   }
+  constexpr uint32_t kLevels = 3;  // PinKind None, Soft, Hard
+  // Every candidate hard-pinned: the fixed way 0 unless its fill is on its way.
+  auto hardChoice = [&](uint32_t lruHard) { return l[0].pending == 0 ? 0u : lruHard; };
   if (replacement_ == Replacement::Random) {
-    // xorshift64: draw a start way, take the first evictable way from there (unpinned first).
+    // xorshift64: draw a start way, take the first evictable way from there of the lowest pin.
     random_ ^= random_ << 13;
     random_ ^= random_ >> 7;
     random_ ^= random_ << 17;
     const uint32_t start = static_cast<uint32_t>(random_ % ways_);
-    for (int pass = 0; pass < 2; ++pass) {
+    for (uint32_t level = 0; level < kLevels; ++level) {
       for (uint32_t i = 0; i < ways_; ++i) {
         const uint32_t w = (start + i) % ways_;
-        if (l[w].pending == 0 && (pass == 1 || !l[w].pinned)) return w;
+        if (l[w].pending == 0 && static_cast<uint32_t>(l[w].pin) == level)
+          return level == kLevels - 1 ? hardChoice(w) : w;
       }
     }
     return kNoWay;
   }
   if (replacement_ == Replacement::Plru) {
     const uint32_t w = plru_.victim(plruBits_[set]);
-    if (l[w].pending == 0 && !l[w].pinned) return w;
+    if (l[w].pending == 0 && l[w].pin == PinKind::None) return w;
   }
-  uint32_t best = kNoWay, bestPinned = kNoWay;
+  uint32_t best[kLevels] = {kNoWay, kNoWay, kNoWay};  // least recently used per pin kind
   for (uint32_t w = 0; w < ways_; ++w) {
     if (l[w].pending != 0) continue;
-    uint32_t& slot = l[w].pinned ? bestPinned : best;
+    uint32_t& slot = best[static_cast<uint32_t>(l[w].pin)];
     if (slot == kNoWay || l[w].stamp < l[slot].stamp) slot = w;
   }
-  return best != kNoWay ? best : bestPinned;
+  if (best[0] != kNoWay) return best[0];
+  if (best[1] != kNoWay) return best[1];
+  return best[2] == kNoWay ? kNoWay : hardChoice(best[2]);
+}
+
+uint32_t CacheTags::unpin(PinKind kind) {
+  uint32_t n = 0;
+  for (CacheLine& l : lines_) {
+    if (l.allocated && l.pin == kind) {
+      l.pin = PinKind::None;
+      ++n;
+    }
+  }
+  return n;
 }
 
 uint32_t CacheTags::usedSegments(uint32_t set) const {
@@ -75,8 +92,8 @@ uint32_t CacheTags::roomFor(uint32_t set, uint32_t way, uint32_t bytes, uint32_t
       bool chosen = false;
       for (uint32_t i = 0; i < n; ++i) chosen = chosen || out[i] == w;
       if (chosen) continue;
-      if (best == kNoWay || (l[w].pinned != l[best].pinned ? !l[w].pinned
-                                                            : l[w].stamp < l[best].stamp))
+      if (best == kNoWay ||
+          (l[w].pin != l[best].pin ? l[w].pin < l[best].pin : l[w].stamp < l[best].stamp))
         best = w;
     }
     if (best == kNoWay) return kNoRoom;
@@ -87,14 +104,15 @@ uint32_t CacheTags::roomFor(uint32_t set, uint32_t way, uint32_t bytes, uint32_t
 }
 
 void CacheTags::install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition position,
-                        bool pin, uint32_t bytes) {
+                        PinKind pin, uint32_t bytes) {
   CacheLine& l = line(set, way);
   l.tag = tag;
   l.valid = l.dirty = l.pending = 0;
   l.size = segments(bytes);
   l.form = 0;
   l.allocated = true;
-  l.pinned = pin;
+  l.pin = pin;
+  l.prefetched = false;
   if (replacement_ == Replacement::Plru) {
     if (position == InsertPosition::Mru) {
       plru_.touch(plruBits_[set], way);

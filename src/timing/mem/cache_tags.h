@@ -6,9 +6,16 @@
 // Replacement: "lru" evicts the line used least recently (hits refresh it), "fifo" the line
 // installed first (hits do not refresh), "random" a uniformly drawn line from a xorshift
 // generator with a fixed seed, "plru" the way a tree pseudo-LRU points to (tree_plru.h; when
-// that way waits for a fill or is pinned, the LRU choice among the others). Lines with pending sectors are never evicted (their fill is on
-// its way); pinned lines only when every other candidate is pinned too. Invalid ways are used
-// before any eviction.
+// that way waits for a fill or is pinned, the LRU choice among the others). Lines with pending
+// sectors are never evicted (their fill is on its way). Invalid ways are used before any
+// eviction.
+//
+// Pinning (PinKind, chosen by the cache policy when a line is installed) ranks the candidates:
+// unpinned lines go first, then soft-pinned ones (prioritised: the policy's choice among
+// them), and hard-pinned ones only when every candidate is hard-pinned; then the fixed way 0
+// goes (if it is not waiting for a fill), so that a working set larger than the set thrashes
+// one way and keeps the others (thrash-resistant pinning). unpin() clears pins (a policy's
+// periodic reset).
 //
 // Compressed capacity (geometry tagFactor 2 or 4): a set has assoc * tagFactor tags in front of
 // the data of assoc whole lines, stored in segments (geometry segmentBytes). Each line occupies
@@ -30,6 +37,9 @@ inline constexpr uint32_t kNoWay = UINT32_MAX;
 
 enum class InsertPosition : uint8_t { Mru, Lru };
 
+// How strongly a line stays (see the file comment): None < Soft < Hard.
+enum class PinKind : uint8_t { None = 0, Soft = 1, Hard = 2 };
+
 struct CacheLine {
   uint64_t tag = 0;      // line address
   int64_t stamp = 0;     // replacement order: smaller is evicted first
@@ -39,7 +49,8 @@ struct CacheLine {
   uint16_t size = 0;     // segments of the set's data the line occupies (compressed capacity)
   uint8_t form = 0;      // non-zero: held in a form the SM transforms on use (a compressed line)
   bool allocated = false;
-  bool pinned = false;
+  PinKind pin = PinKind::None;
+  bool prefetched = false;  // installed by a prefetch and not used by a demand access since
 };
 
 inline constexpr uint32_t kNoRoom = UINT32_MAX;
@@ -85,8 +96,10 @@ class CacheTags {
   uint32_t victim(uint32_t set);
   // Installs line `tag` in (set, way), which victim() returned and the caller has evicted; it
   // takes `bytes` of the set's data, rounded up to segments (0: a whole line).
-  void install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition position, bool pin,
+  void install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition position, PinKind pin,
                uint32_t bytes = 0);
+  // Clears the pins of kind `kind` (the others stay); returns how many lines it unpinned.
+  uint32_t unpin(PinKind kind);
   // Segments of data the lines of `set` occupy.
   uint32_t usedSegments(uint32_t set) const;
   // The lines to evict so that `bytes` (0: a whole line) fit in `set` for the line at `way`

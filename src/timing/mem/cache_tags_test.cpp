@@ -17,7 +17,7 @@ void fill(CacheTags& t, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t w = t.victim(0);
     ASSERT_EQ(w, i);  // invalid ways first, in order
-    t.install(0, w, 128 * i, InsertPosition::Mru, false);
+    t.install(0, w, 128 * i, InsertPosition::Mru, PinKind::None);
   }
 }
 
@@ -28,7 +28,7 @@ TEST(CacheTags, GeometryAndLookup) {
   EXPECT_EQ(t.allSectors(), 0xFu);
   EXPECT_EQ(t.setOf(33), 1u);
   EXPECT_EQ(t.find(1, 128 * 33), kNoWay);
-  t.install(1, 2, 128 * 33, InsertPosition::Mru, false);
+  t.install(1, 2, 128 * 33, InsertPosition::Mru, PinKind::None);
   EXPECT_EQ(t.find(1, 128 * 33), 2u);
 }
 
@@ -54,7 +54,7 @@ TEST(CacheTags, FifoIgnoresHits) {
 TEST(CacheTags, LruInsertionPositionIsEvictedNext) {
   CacheTags t(oneSet(Replacement::Lru));
   fill(t, 4);
-  t.install(0, 1, 9 * 128, InsertPosition::Lru, false);
+  t.install(0, 1, 9 * 128, InsertPosition::Lru, PinKind::None);
   EXPECT_EQ(t.victim(0), 1u);
   t.touch(0, 1);
   EXPECT_EQ(t.victim(0), 0u);
@@ -69,11 +69,49 @@ TEST(CacheTags, PendingLinesAreNeverVictimsAndPinnedOnlyAsLastResort) {
   EXPECT_EQ(t.victim(0), kNoWay);
   t.line(0, 0).pending = 0;
   t.line(0, 1).pending = 0;
-  t.install(0, 0, 0, InsertPosition::Mru, true);  // pinned, and older than way 1 after a touch
+  t.install(0, 0, 0, InsertPosition::Mru, PinKind::Soft);  // pinned, and older than way 1 after a touch
   t.touch(0, 1);
   EXPECT_EQ(t.victim(0), 1u);
-  t.install(0, 1, 128, InsertPosition::Mru, true);
+  t.install(0, 1, 128, InsertPosition::Mru, PinKind::Soft);
   EXPECT_EQ(t.victim(0), 0u);  // all pinned: the LRU one
+}
+
+TEST(CacheTags, SoftPinnedLinesGoBeforeHardPinnedOnes) {
+  CacheTags t(oneSet(Replacement::Lru, 3));
+  t.install(0, 0, 0, InsertPosition::Mru, PinKind::Hard);
+  t.install(0, 1, 128, InsertPosition::Mru, PinKind::Soft);
+  t.install(0, 2, 256, InsertPosition::Mru, PinKind::Soft);
+  EXPECT_EQ(t.victim(0), 1u);  // the least recent soft-pinned line; the hard one stays
+  t.touch(0, 1);
+  EXPECT_EQ(t.victim(0), 2u);
+  t.install(0, 2, 256, InsertPosition::Mru, PinKind::None);
+  EXPECT_EQ(t.victim(0), 2u);  // unpinned before any pinned line, however recent
+}
+
+TEST(CacheTags, EveryLineHardPinnedEvictsWayZero) {
+  CacheTags t(oneSet(Replacement::Lru, 4));
+  for (uint32_t w = 0; w < 4; ++w) t.install(0, w, w * 128, InsertPosition::Mru, PinKind::Hard);
+  t.touch(0, 0);  // way 0 is the most recent: it goes all the same (thrash-resistant pinning)
+  EXPECT_EQ(t.victim(0), 0u);
+  t.line(0, 0).pending = 0x1;  // its fill is on its way: the least recent of the others
+  EXPECT_EQ(t.victim(0), 1u);
+  t.line(0, 0).pending = 0;
+  CacheTags r(oneSet(Replacement::Random, 4));
+  for (uint32_t w = 0; w < 4; ++w) r.install(0, w, w * 128, InsertPosition::Mru, PinKind::Hard);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(r.victim(0), 0u);
+}
+
+TEST(CacheTags, UnpinClearsOneKindOfPin) {
+  CacheTags t(oneSet(Replacement::Lru, 4));
+  t.install(0, 0, 0, InsertPosition::Mru, PinKind::Hard);
+  t.install(0, 1, 128, InsertPosition::Mru, PinKind::Hard);
+  t.install(0, 2, 256, InsertPosition::Mru, PinKind::Soft);
+  t.install(0, 3, 384, InsertPosition::Mru, PinKind::Hard);
+  EXPECT_EQ(t.victim(0), 2u);
+  EXPECT_EQ(t.unpin(PinKind::Hard), 3u);
+  EXPECT_EQ(t.line(0, 2).pin, PinKind::Soft);
+  EXPECT_EQ(t.victim(0), 0u);  // the least recent of the three unpinned lines
+  EXPECT_EQ(t.unpin(PinKind::Hard), 0u);
 }
 
 TEST(CacheTags, RandomIsDeterministicPerSeed) {
@@ -81,7 +119,7 @@ TEST(CacheTags, RandomIsDeterministicPerSeed) {
     CacheGeometry g = oneSet(Replacement::Random, 8);
     g.seed = seed;
     CacheTags t(g, stream);
-    for (uint32_t i = 0; i < 8; ++i) t.install(0, i, 128 * i, InsertPosition::Mru, false);
+    for (uint32_t i = 0; i < 8; ++i) t.install(0, i, 128 * i, InsertPosition::Mru, PinKind::None);
     std::vector<uint32_t> v;
     for (int i = 0; i < 16; ++i) v.push_back(t.victim(0));
     return v;
@@ -146,7 +184,7 @@ TEST(CacheTags, PlruReplacementEvictsTheWayTheTreePointsTo) {
   for (uint32_t w = 0; w < 4; ++w) {
     const uint32_t v = tags.victim(0);
     EXPECT_EQ(v, w);  // invalid ways first, in order
-    tags.install(0, v, 128 * w, InsertPosition::Mru, false);
+    tags.install(0, v, 128 * w, InsertPosition::Mru, PinKind::None);
   }
   tags.touch(0, 0);
   EXPECT_EQ(tags.victim(0), 2u);
@@ -178,7 +216,7 @@ TEST(CacheTags, CompressedCapacityHoldsLinesByTheirSizeUpToItsTags) {
     const uint32_t w = t.victim(0);
     ASSERT_EQ(w, i);
     ASSERT_EQ(t.roomFor(0, w, 64, out), 0u);
-    t.install(0, w, 128 * i, InsertPosition::Mru, false, 64);
+    t.install(0, w, 128 * i, InsertPosition::Mru, PinKind::None, 64);
   }
   EXPECT_EQ(t.usedSegments(0), 8u);
   // A whole line in the victim's tag (way 0, 2 segments freed) needs 2 more: way 1 goes too.
@@ -206,9 +244,9 @@ TEST(CacheTags, LinesWaitingForFillsOrPinnedKeepTheirRoomAsLongAsPossible) {
   g.segmentBytes = 32;
   CacheTags t(g);
   uint32_t out[8];
-  t.install(0, 0, 0, InsertPosition::Mru, true, 64);    // pinned, oldest
-  t.install(0, 1, 128, InsertPosition::Mru, false, 50);  // 2 segments, rounded up
-  t.install(0, 2, 256, InsertPosition::Mru, false, 0);   // a whole line
+  t.install(0, 0, 0, InsertPosition::Mru, PinKind::Soft, 64);    // pinned, oldest
+  t.install(0, 1, 128, InsertPosition::Mru, PinKind::None, 50);  // 2 segments, rounded up
+  t.install(0, 2, 256, InsertPosition::Mru, PinKind::None, 0);   // a whole line
   t.line(0, 2).pending = 0xF;                           // its fill is on its way
   // 4 segments more at way 3: the unpinned line goes first, then the pinned one.
   ASSERT_EQ(t.roomFor(0, 3, 128, out), 2u);
@@ -216,7 +254,7 @@ TEST(CacheTags, LinesWaitingForFillsOrPinnedKeepTheirRoomAsLongAsPossible) {
   EXPECT_EQ(out[1], 0u);
   // A second whole line waiting for its fill: the two hold all the data but what a new line
   // needs (4 + 4 of 8 segments), and the others cannot give it.
-  t.install(0, 3, 384, InsertPosition::Mru, false, 0);
+  t.install(0, 3, 384, InsertPosition::Mru, PinKind::None, 0);
   t.line(0, 3).pending = 0xF;
   EXPECT_EQ(t.usedSegments(0), 12u);
   EXPECT_EQ(t.roomFor(0, 4, 128, out), kNoRoom);

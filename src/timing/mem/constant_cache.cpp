@@ -29,7 +29,7 @@ AccessResult ConstantCache::load(uint64_t addr, uint32_t slot, const RequestOrig
       port_.noteStall();
       return AccessResult::Stalled;
     }
-    tags_.install(set, victim, line, InsertPosition::Mru, false);
+    tags_.install(set, victim, line, InsertPosition::Mru, PinKind::None);
     tags_.line(set, victim).pending = tags_.allSectors();
     const uint32_t e = mshrs_.allocate(line, set, victim);
     mshrs_.entry(e).pending = tags_.allSectors();

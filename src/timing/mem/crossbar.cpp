@@ -13,6 +13,8 @@ Crossbar::Crossbar(uint32_t inputs, uint32_t outputs, const IcntParams& params, 
       inWords_((inputs + 63) / 64),
       inputFree_(inputs, 0),
       outputFree_(outputs, 0),
+      inWidth_(inputs, params.flitsPerCycle),
+      outWidth_(outputs, params.flitsPerCycle),
       roundRobin_(outputs, 0),
       nonEmpty_(inWords_, 0),
       wants_(size_t{outputs} * inWords_, 0),
@@ -32,9 +34,22 @@ void Crossbar::inject(uint32_t input, uint32_t packet) {
   Packet& p = pool_[packet];
   const uint32_t bytes = params_.headerBytes + p.bytes;
   p.flits = static_cast<uint16_t>((bytes + params_.flitBytes - 1) / params_.flitBytes);
+  if (!inModule_.empty() && outModule_[p.port] != inModule_[input])
+    p.port = static_cast<uint16_t>(linkOutBase_ + inModule_[input]);
   in_[input].push(packet);
   nonEmpty_[input / 64] |= uint64_t{1} << (input % 64);
   ++queued_;
+}
+
+void Crossbar::setModules(std::vector<uint16_t> inputModule, std::vector<uint16_t> outputModule,
+                          uint32_t linkOutBase) {
+  inModule_ = std::move(inputModule);
+  outModule_ = std::move(outputModule);
+  linkOutBase_ = linkOutBase;
+}
+
+void Crossbar::setWidth(bool output, uint32_t port, uint32_t flitsPerCycle) {
+  (output ? outWidth_ : inWidth_)[port] = flitsPerCycle;
 }
 
 bool Crossbar::ejectionEmpty() const {
@@ -94,10 +109,11 @@ void Crossbar::cycle(Cycle now) {
       --queued_;
       if (in_[i].empty()) nonEmpty_[i / 64] &= ~(uint64_t{1} << (i % 64));
       const uint32_t flits = pool_[packet].flits;
-      const Cycle serial = (flits + params_.flitsPerCycle - 1) / params_.flitsPerCycle;
-      inputFree_[i] = now + serial;
-      outputFree_[o] = now + serial;
-      flight_[o].push(Flight{packet, now + serial - 1 + params_.latency});
+      const Cycle serialIn = (flits + inWidth_[i] - 1) / inWidth_[i];
+      const Cycle serialOut = (flits + outWidth_[o] - 1) / outWidth_[o];
+      inputFree_[i] = now + serialIn;
+      outputFree_[o] = now + serialOut;
+      flight_[o].push(Flight{packet, now + std::max(serialIn, serialOut) - 1 + params_.latency});
       ++inFlight_;
       roundRobin_[o] = i + 1;
       ++stats_.packets;

@@ -11,6 +11,14 @@
 // t + ceil(f / flits_per_cycle) - 1 + latency. The receiver pops it from there.
 //
 // Packet size: header (icnt.header_bytes) plus payload bytes, in flits of icnt.flit_bytes.
+//
+// On a GPU of several modules (setModules) the crossbar also has one port per module towards the
+// inter-module links (outputs from linkOutBase) and one from them (inputs from the link inputs'
+// base): a packet injected at an input of module m for an output of another module goes to
+// module m's link port instead (the packet keeps its final destination in slice / sm). Ports may
+// be wider than icnt.flits_per_cycle (setWidth; the link ports are as wide as the link): an
+// input is held ceil(f / its width) cycles, an output ceil(f / its width), and the packet
+// arrives after the longer of the two (with equal widths: the rule above).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -48,6 +56,12 @@ class Crossbar {
   // Whether the last cycle moved a packet into an ejection queue.
   bool delivered() const { return delivered_; }
 
+  // Modules: the module of every input and output; packets between modules go to output
+  // linkOutBase + (the input's module).
+  void setModules(std::vector<uint16_t> inputModule, std::vector<uint16_t> outputModule,
+                  uint32_t linkOutBase);
+  void setWidth(bool output, uint32_t port, uint32_t flitsPerCycle);
+
   const IcntStats& stats() const { return stats_; }
   void resetStats() { stats_ = IcntStats{}; }
   uint64_t moved() const { return moved_; }  // packets granted since construction
@@ -66,6 +80,9 @@ class Crossbar {
   std::vector<RingBuffer<Flight>> flight_;
   std::vector<RingBuffer<uint32_t>> eject_;
   std::vector<Cycle> inputFree_, outputFree_;
+  std::vector<uint32_t> inWidth_, outWidth_;        // flits per cycle of each port
+  std::vector<uint16_t> inModule_, outModule_;      // empty: one module
+  uint32_t linkOutBase_ = 0;
   std::vector<uint32_t> roundRobin_;
   std::vector<uint64_t> nonEmpty_;   // bitset of inputs with queued packets
   std::vector<uint64_t> wants_;      // per output: bitset of requesting inputs

@@ -43,7 +43,7 @@ class BypassPrefetchPolicy final : public ICachePolicy {
   explicit BypassPrefetchPolicy(bool bypassAll) : bypassAll_(bypassAll) {}
   bool bypass(const CacheAccessInfo&) override { return bypassAll_; }
   InsertPosition insertion(const CacheAccessInfo&) override { return InsertPosition::Mru; }
-  bool pin(const CacheAccessInfo&) override { return false; }
+  PinKind pin(const CacheAccessInfo&) override { return PinKind::None; }
   uint32_t prefetch(const CacheAccessInfo& a, uint64_t* lines, uint32_t max) override {
     if (bypassAll_ || max == 0) return 0;
     lines[0] = a.line + 128;

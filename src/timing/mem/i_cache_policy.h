@@ -3,7 +3,8 @@
 // which lines to prefetch. Used by every L1D (one instance per SM, key l1.policy) and every L2
 // slice (one instance per slice, key l2.policy). The cache's own replacement (lru / fifo /
 // random, l1.replacement, l2.replacement) picks victims; pinned lines are passed over while
-// an unpinned candidate exists.
+// an unpinned candidate exists (cache_tags.h: soft pins before hard ones; when every line of a
+// set is hard-pinned, way 0 goes).
 //
 // When the hooks are called (per request for one line, never per lane):
 //   bypass()    on a miss (line absent) of a read, write or atomic; true: the request goes to the
@@ -11,6 +12,10 @@
 //   insertion() and pin()  when a line is installed (after bypass() said false).
 //   prefetch()  after every read request (hit or miss): lines to fetch into this cache as well;
 //               a prefetch that finds no free MSHR, no free way or a full queue is dropped.
+//   beginLaunch()  (L1 only) when the SM starts running a launch's CTAs: the launch's hints
+//               (what the program says of its data; nullptr: nothing) and shape.
+//   unpinPeriod()  (L1 only) read after beginLaunch: every so many core cycles the L1 clears
+//               its hard pins (a periodic reset of thrash-resistant pinning); 0: never.
 // Implementations must be deterministic; they may keep state (per SM or per slice).
 //
 // Baseline "lru-allocate": allocate on every miss, insert at the MRU position, pin nothing,
@@ -22,6 +27,10 @@
 #include "config/config.h"
 #include "ir/types.h"
 #include "timing/mem/cache_tags.h"
+
+namespace warpsim::hints {
+struct LaunchHints;
+}
 
 namespace warpsim::timing::mem {
 
@@ -38,6 +47,14 @@ struct CacheAccessInfo {
   uint32_t warp = 0;  // warp in its CTA
 };
 
+// What an L1's policy learns when its SM starts running a launch's CTAs.
+struct CacheLaunch {
+  const hints::LaunchHints* hints = nullptr;  // nullptr: the program said nothing
+  uint32_t grid[3] = {1, 1, 1};               // CTAs along x, y, z
+  uint32_t numSms = 1;                        // SMs of the GPU
+  uint64_t capacityBytes = 0;                 // this L1's data capacity for the launch
+};
+
 class ICachePolicy {
  public:
   static constexpr const char* kPoint = "cache_policy";
@@ -51,11 +68,13 @@ class ICachePolicy {
 
   virtual bool bypass(const CacheAccessInfo& access) = 0;
   virtual InsertPosition insertion(const CacheAccessInfo& access) = 0;
-  virtual bool pin(const CacheAccessInfo& access) = 0;
+  virtual PinKind pin(const CacheAccessInfo& access) = 0;
   // Writes up to `max` line addresses to prefetch into `lines`; returns how many.
   virtual uint32_t prefetch(const CacheAccessInfo& access, uint64_t* lines, uint32_t max) = 0;
   // Kernel boundary.
   virtual void beginKernel() {}
+  virtual void beginLaunch(const CacheLaunch& launch) { (void)launch; }
+  virtual uint64_t unpinPeriod() const { return 0; }
   // Adds the policy's counters to `out` (shared by all instances of the level: add, do not
   // overwrite).
   virtual void reportStats(nlohmann::json& out) const {}

@@ -41,6 +41,8 @@ void L1DataCache::evict(uint32_t set, uint32_t way, const RequestOrigin& origin)
   const CacheLine& v = tags_.line(set, way);
   if (!v.allocated) return;
   ++stats_.evictions;
+  if (v.pin != PinKind::None) ++stats_.pinnedEvictions;
+  if (v.prefetched) ++stats_.prefetchUnused;
   sink_.evicted(v.tag);
   if (v.dirty != 0) {
     ++stats_.writebacks;
@@ -69,7 +71,21 @@ bool L1DataCache::makeRoom(uint32_t set, uint32_t way, uint32_t packets,
   return true;
 }
 
+void L1DataCache::setUnpinPeriod(uint64_t period, Cycle now) {
+  unpinPeriod_ = period;
+  nextUnpin_ = now + period;
+}
+
+void L1DataCache::unpinDue(Cycle now) {
+  // Pins only matter when a victim is chosen, so clearing them at the first access at or after
+  // the reset time is the same as clearing them at that time.
+  tags_.unpin(PinKind::Hard);
+  ++stats_.pinResets;
+  nextUnpin_ += ((now - nextUnpin_) / unpinPeriod_ + 1) * unpinPeriod_;
+}
+
 AccessResult L1DataCache::load(const LineAccess& a, Cycle now, uint8_t* form) {
+  if (params_.countFootprint) footprint_.insert(a.line / params_.cache.lineBytes);
   if (!enabled_ || a.uncached) {
     if (port_.room() == 0) {
       port_.noteStall();
@@ -78,12 +94,14 @@ AccessResult L1DataCache::load(const LineAccess& a, Cycle now, uint8_t* form) {
     port_.send(PacketKind::Read, a.line, a.sectors, 0, ReplyTo::Slot, a.slot, a.origin);
     return AccessResult::Waiting;
   }
+  if (unpinPeriod_ != 0 && now >= nextUnpin_) unpinDue(now);
   CacheAccessInfo info = infoOf(a, false);
   const uint32_t set = setOf(a.line);
   const uint32_t way = tags_.find(set, a.line);
   if (way != kNoWay) {
     CacheLine& line = tags_.line(set, way);
     const uint32_t missing = a.sectors & ~line.valid;
+    stats_.demandUseOfPrefetch(line.prefetched, missing == 0);
     if (missing == 0) {
       tags_.touch(set, way);
       ++stats_.hits;
@@ -154,6 +172,7 @@ AccessResult L1DataCache::load(const LineAccess& a, Cycle now, uint8_t* form) {
 }
 
 AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle now) {
+  if (params_.countFootprint) footprint_.insert(a.line / params_.cache.lineBytes);
   const bool through = policy != WritePolicy::WriteBackAllocate;
   // A deferred write-through store sends nothing now (the caller sends it later).
   const uint32_t sends = through && !a.deferWrite ? 1 : 0;
@@ -166,6 +185,7 @@ AccessResult L1DataCache::store(const LineAccess& a, WritePolicy policy, Cycle n
     port_.send(PacketKind::Write, a.line, a.sectors, a.bytes, ReplyTo::None, 0, a.origin);
     return AccessResult::Done;
   }
+  if (unpinPeriod_ != 0 && now >= nextUnpin_) unpinDue(now);
   const uint32_t set = setOf(a.line);
   const uint32_t way = tags_.find(set, a.line);
   if (way != kNoWay) {
@@ -291,6 +311,8 @@ void L1DataCache::prefetch(const CacheAccessInfo& info, const RequestOrigin& ori
     evict(set, victim, origin);
     tags_.install(set, victim, line, policy_.insertion(pf), policy_.pin(pf));
     tags_.line(set, victim).pending = pf.sectors;
+    tags_.line(set, victim).prefetched = true;
+    ++stats_.prefetches;
     const uint32_t e = mshrs_.allocate(line, set, victim);
     mshrs_.entry(e).pending = pf.sectors;
     port_.send(PacketKind::Read, line, pf.sectors, 0, ReplyTo::L1Mshr, e, origin);

@@ -33,6 +33,7 @@
 
 #include "timing/mem/cache_tags.h"
 #include "timing/mem/i_cache_policy.h"
+#include "timing/mem/line_footprint.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/mem_stats.h"
 #include "timing/mem/mshr_table.h"
@@ -78,6 +79,9 @@ class L1DataCache {
   void fill(uint32_t mshr, uint32_t sectors, Cycle now, uint8_t form = 0, uint32_t bytes = 0);
   // Drops `line`; returns its dirty sectors (the caller writes them back).
   uint32_t invalidate(uint64_t line);
+  // Hard pins are cleared every `period` core cycles from `now` on (0: never; the policy's
+  // unpinPeriod(), set when the SM starts a launch).
+  void setUnpinPeriod(uint64_t period, Cycle now);
   // Kernel boundary: every line without a fill on its way is dropped (dirty data of write-back
   // spaces is local data of the finished kernel; it is dropped without traffic).
   void invalidateAll() { tags_.invalidateAll(); }
@@ -92,6 +96,9 @@ class L1DataCache {
   }
 
   CacheStats& stats() { return stats_; }
+  // Distinct lines loaded or stored since resetFootprint (counted with l1.count_footprint).
+  uint64_t footprint() const { return footprint_.size(); }
+  void resetFootprint() { footprint_.clear(); }
   const CacheTags& tags() const { return tags_; }
 
  private:
@@ -107,6 +114,7 @@ class L1DataCache {
   void prefetch(const CacheAccessInfo& info, const RequestOrigin& origin);
 
   void applyCapacity(uint64_t bytes);
+  void unpinDue(Cycle now);
 
   const L1Params params_;
   bool enabled_;
@@ -119,6 +127,9 @@ class L1DataCache {
   MshrTable mshrs_;
   CacheStats stats_;
   std::vector<uint32_t> roomWays_;  // makeRoom's evictions (one entry per tag of a set)
+  LineFootprint footprint_;
+  uint64_t unpinPeriod_ = 0;
+  Cycle nextUnpin_ = 0;
 };
 
 }  // namespace warpsim::timing::mem

@@ -162,6 +162,25 @@ TEST(L1DataCache, NoL1SendsEverythingToL2) {
   EXPECT_EQ(stats(h)["l2"]["writes"], 1);
 }
 
+TEST(L1DataCache, FootprintCountsDistinctLinesPerKernel) {
+  MemoryParams p = twoWayL1();
+  p.l1.countFootprint = true;
+  Harness h(p);
+  // A warp loading 32 words 64 bytes apart touches 16 lines; again, and two stores, one new.
+  h.latencyOf(record(ir::Op::Ld, ir::Space::Global, kA, 64), 1);
+  h.latencyOf(record(ir::Op::Ld, ir::Space::Global, kA, 64), 2);
+  h.latencyOf(record(ir::Op::St, ir::Space::Global, kA, 0), 3);
+  h.latencyOf(record(ir::Op::St, ir::Space::Global, kA + 4096, 0), 4);
+  h.drain();
+  EXPECT_EQ(stats(h)["l1d_footprint"]["lines"], 17);
+  EXPECT_EQ(stats(h)["l1d_footprint"]["sms"], 1);
+  h.system().beginKernel();
+  EXPECT_EQ(stats(h)["l1d_footprint"]["lines"], 0);
+  EXPECT_EQ(stats(h)["l1d_footprint"]["sms"], 0);
+  Harness off(twoWayL1());
+  EXPECT_FALSE(stats(off).contains("l1d_footprint"));
+}
+
 TEST(L1DataCache, KernelBoundaryInvalidatesL1AndRestartsCounters) {
   Harness h(tinyParams());
   h.latencyOf(load(kA), 1);

@@ -128,6 +128,7 @@ bool L2Slice::processRead(uint32_t packet, uint64_t lineAddr, uint32_t sectors, 
   if (way != kNoWay) {
     CacheLine& line = tags_.line(set, way);
     const uint32_t missing = sectors & ~line.valid;
+    stats_.demandUseOfPrefetch(line.prefetched, missing == 0);
     if (missing == 0) {
       tags_.touch(set, way);
       ++stats_.hits;
@@ -268,6 +269,8 @@ void L2Slice::evict(uint32_t set, uint32_t way) {
   const CacheLine& old = tags_.line(set, way);
   if (!old.allocated) return;
   ++stats_.evictions;
+  if (old.pin != PinKind::None) ++stats_.pinnedEvictions;
+  if (old.prefetched) ++stats_.prefetchUnused;
   if (old.dirty != 0) {
     ++stats_.writebacks;
     writeDram(old.tag, old.dirty);
@@ -434,6 +437,8 @@ void L2Slice::prefetch(const CacheAccessInfo& info) {
     evict(set, victim);
     tags_.install(set, victim, line, w_.policy->insertion(pf), w_.policy->pin(pf), size);
     tags_.line(set, victim).pending = pf.sectors;
+    tags_.line(set, victim).prefetched = true;
+    ++stats_.prefetches;
     const uint32_t e = mshrs_.allocate(line, set, victim);
     mshrs_.entry(e).pending = pf.sectors;
     readDram(line, pf.sectors, e);

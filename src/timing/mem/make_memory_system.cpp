@@ -29,6 +29,10 @@ class RegistryMemoryPlugins final : public mem::MemoryPlugins {
       const mem::IAddressMapping::Context& c) override {
     return registry_.make<mem::IAddressMapping>(params_.dram.mapping, c);
   }
+  std::unique_ptr<mem::IZonePlacement> zonePlacement(
+      const std::string& name, const mem::IZonePlacement::Context& c) override {
+    return registry_.make<mem::IZonePlacement>(name, c);
+  }
 
  private:
   const PluginRegistry& registry_;
@@ -41,7 +45,7 @@ std::unique_ptr<MemorySystem> makeMemorySystem(const MemorySystemContext& contex
   if (context.tree == nullptr)
     throw config::Error("config: error: the memory system needs a configuration");
   mem::MemoryParams params =
-      mem::readMemoryParams(*context.tree, context.numSms, context.coreClockMhz);
+      mem::readMemoryParams(*context.tree, context.numSms, context.coreClockMhz, context.modules);
   params.warpSlotsPerSm = context.warpSlotsPerSm;
   if (context.registry == nullptr) {
     mem::BaselineMemoryPlugins baselines;

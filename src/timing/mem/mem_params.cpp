@@ -54,6 +54,13 @@ void validate(const MemoryParams& p) {
     fail("dram.interleave_bytes must be at least l2.line");
   checkPow2("shared.bank_bytes", p.shared.bankBytes);
   if (p.icnt.latency == 0) fail("icnt.latency must be at least 1");
+  if (p.modules == 0 || p.modules > 256) fail("gpu.modules must be in [1, 256]");
+  if (p.numSms % p.modules != 0)
+    fail("gpu.num_sms = " + std::to_string(p.numSms) + " is not a multiple of gpu.modules = " +
+         std::to_string(p.modules));
+  if (p.dram.channels % p.modules != 0)
+    fail("dram.channels = " + std::to_string(p.dram.channels) +
+         " is not a multiple of gpu.modules = " + std::to_string(p.modules));
 }
 
 }  // namespace warpsim::timing::mem

@@ -50,6 +50,7 @@ struct L1Params {
   bool cacheGlobalLoads = true;  // false: global loads bypass L1 (Kepler's default)
   bool fillLines = false;        // a miss fetches every sector of the line not yet valid
   bool keepFillForm = false;     // fills in a form stay in it (cache compression at the L1)
+  bool countFootprint = false;   // count the distinct lines each SM touches (line_footprint.h)
   std::string policy = "lru-allocate";
   std::string localPath = "none";
   LocalLayout localLayout = LocalLayout::WarpMajor;  // which private words share a line
@@ -107,6 +108,21 @@ struct DramParams {
   std::string mapping = "hash";
 };
 
+// The links between the modules of a multi-module GPU (module_links.h).
+struct ModuleLinkParams {
+  double gbps = 192;     // per module and direction (digest s2.5: 192 GB/s inter-GPM)
+  uint32_t latency = 32;  // icnt cycles from the last byte sent to arrival
+  uint32_t queue = 64;    // packets per module and network at the receiving end (it must
+                          // cover the link's latency, or credits limit its bandwidth)
+};
+
+// Where addresses live on a multi-module GPU (i_zone_placement.h, zone_placements.h).
+struct ZoneParams {
+  std::string placement = "xor";  // extension point zone_placement
+  uint32_t xorBit = 8;            // "xor": the zone field's lowest bit
+  uint32_t pageBytes = 65536;     // "first-touch": page size
+};
+
 struct ClockParams {
   double coreMhz = 1400;
   double icntMhz = 1400;
@@ -117,6 +133,11 @@ struct ClockParams {
 struct MemoryParams {
   uint32_t numSms = 15;
   uint32_t warpSlotsPerSm = 48;  // sm.max_warps (the word-major local layout's rows)
+  // gpu.modules: NUMA zones, each with numSms / modules SMs and dram.channels / modules
+  // channels (their L2 slices and DRAM); 1: one chip, no links, no zone placement.
+  uint32_t modules = 1;
+  ModuleLinkParams link;
+  ZoneParams zones;
   ClockParams clocks;
   L1Params l1;
   SharedParams shared;

@@ -79,11 +79,42 @@ void reserveLines(config::Section& s, CacheGeometry& g) {
   g.sizeBytes -= uint64_t{sets} * g.assoc * g.lineBytes;
 }
 
+// [module_link] and [zone_placement]: read on every GPU (so that one configuration can be run
+// with gpu.modules = 1 for comparison), used only on a GPU of several modules.
+void readModules(config::Tree& tree, MemoryParams& p) {
+  config::Section l = tree.section("module_link");
+  p.link.gbps = l.f64("gbps", p.link.gbps,
+                      "bandwidth of each module's link in each direction (out of and into the "
+                      "module), GB/s",
+                      0.001, 1e6);
+  p.link.latency = l.u32("latency", p.link.latency,
+                         "interconnect cycles from a packet's last byte on the link to its "
+                         "arrival at the other module",
+                         1, 100000);
+  p.link.queue = l.u32("queue", p.link.queue,
+                       "packets per module and network (requests, replies) buffered at the "
+                       "receiving end of the links, counting those on their way",
+                       1, 4096);
+  config::Section z = tree.section("zone_placement");
+  p.zones.placement = z.str("impl", p.zones.placement,
+                            "which module (NUMA zone) an address lives in (extension point "
+                            "zone_placement)");
+  p.zones.xorBit = z.u32("xor_bit", p.zones.xorBit,
+                         "xor placement: lowest bit of the zone field (8: 256-byte granules)", 0,
+                         40);
+  p.zones.pageBytes = z.u32("page_bytes", p.zones.pageBytes,
+                            "first-touch placement: page size in bytes (power of two)", 128,
+                            1u << 30);
+}
+
 }  // namespace
 
-MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMhz) {
+MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMhz,
+                              uint32_t modules) {
   MemoryParams p;
   p.numSms = numSms;
+  p.modules = modules;
+  readModules(tree, p);
   p.clocks.coreMhz = coreMhz;
   config::Section clocks = tree.section("clocks");
   p.clocks.icntMhz = clocks.f64("icnt", p.clocks.icntMhz, "interconnect clock in MHz", 1.0, 1e6);
@@ -109,6 +140,10 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
                                   "L1 policy for global stores");
   a.localWrite =
       readWritePolicy(l1, "local_write", "write-back-allocate", "L1 policy for local stores");
+  a.countFootprint =
+      l1.flag("count_footprint", a.countFootprint,
+              "count the distinct lines each SM's L1 sees per kernel (memory.l1d_footprint: the "
+              "per-SM working set of CTA-scheduling studies; costs a hash-set insert per access)");
   a.fillLines = l1.choice("fill", "sectors", {"sectors", "line"},
                           "what a miss fetches: the sectors asked for, or the whole line (as "
                           "caches without sectors do)") == "line";

@@ -10,6 +10,9 @@
 
 namespace warpsim::timing::mem {
 
-MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMhz);
+// modules: gpu.modules. [module_link] and [zone_placement] are read whatever it is (used only
+// with more than one module).
+MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMhz,
+                              uint32_t modules = 1);
 
 }  // namespace warpsim::timing::mem

@@ -17,6 +17,12 @@ CacheStats& CacheStats::operator+=(const CacheStats& o) {
   writes += o.writes;
   atomics += o.atomics;
   formHits += o.formHits;
+  pinnedEvictions += o.pinnedEvictions;
+  pinResets += o.pinResets;
+  prefetches += o.prefetches;
+  prefetchHits += o.prefetchHits;
+  prefetchLate += o.prefetchLate;
+  prefetchUnused += o.prefetchUnused;
   return *this;
 }
 
@@ -32,7 +38,13 @@ void CacheStats::toJson(nlohmann::json& out) const {
          {"reads", reads},
          {"writes", writes},
          {"atomics", atomics},
-         {"form_hits", formHits}};
+         {"form_hits", formHits},
+         {"pinned_evictions", pinnedEvictions},
+         {"pin_resets", pinResets},
+         {"prefetches", prefetches},
+         {"prefetch_hits", prefetchHits},
+         {"prefetch_late", prefetchLate},
+         {"prefetch_unused", prefetchUnused}};
 }
 
 SharedStats& SharedStats::operator+=(const SharedStats& o) {

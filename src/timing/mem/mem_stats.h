@@ -10,10 +10,24 @@ namespace warpsim::timing::mem {
 // tags; stalled attempts are not accesses). mshr_merges counts misses and sector misses that
 // joined an outstanding MSHR without a new request. reads/writes/atomics split accesses by
 // kind (atomics that only pass by the L1 are counted there as atomics, not as accesses).
+// Pinning and prefetching (the cache policy's, i_cache_policy.h): pinned_evictions counts lines
+// evicted while pinned (every candidate of the set was pinned), pin_resets the policy's periodic
+// clearing of hard pins; prefetches counts lines installed by prefetches, of which
+// prefetch_hits were then read by a demand access after their data arrived, prefetch_late
+// before it arrived (the access waited for the prefetch's fill), prefetch_unused evicted unread.
 struct CacheStats {
   uint64_t accesses = 0, hits = 0, misses = 0, sectorMisses = 0, mshrMerges = 0, mshrFullStalls = 0,
            evictions = 0, writebacks = 0, reads = 0, writes = 0, atomics = 0,
            formHits = 0;  // hits on lines held in a form the SM transforms on each use
+  uint64_t pinnedEvictions = 0, pinResets = 0, prefetches = 0, prefetchHits = 0, prefetchLate = 0,
+           prefetchUnused = 0;
+  // A demand read found `prefetched` set on its line: counts it (`arrived`: its data was there)
+  // and clears it.
+  void demandUseOfPrefetch(bool& prefetched, bool arrived) {
+    if (!prefetched) return;
+    ++(arrived ? prefetchHits : prefetchLate);
+    prefetched = false;
+  }
   CacheStats& operator+=(const CacheStats& o);
   void toJson(nlohmann::json& out) const;
 };

@@ -5,6 +5,8 @@
 
 #include "timing/mem/baseline_plugins.h"
 #include "timing/mem/hash_address_mapping.h"
+#include "timing/mem/zone_placements.h"
+#include "timing/mem/zoned_address_mapping.h"
 
 namespace warpsim::timing::mem {
 
@@ -24,15 +26,26 @@ std::unique_ptr<IAddressMapping> BaselineMemoryPlugins::addressMapping(
   return std::make_unique<HashAddressMapping>(c.channels, c.banks, c.rowBytes, c.interleaveBytes);
 }
 
+std::unique_ptr<IZonePlacement> MemoryPlugins::zonePlacement(const std::string& name,
+                                                             const IZonePlacement::Context& c) {
+  if (name == "xor") return std::make_unique<XorZonePlacement>(c.zones, c.xorBit);
+  if (name == "first-touch") return std::make_unique<FirstTouchZonePlacement>(c.zones, c.pageBytes);
+  if (name == "interleave-bits")
+    return std::make_unique<InterleaveBitsZonePlacement>(c.zones, c.xorBit);
+  throw config::Error("config: error: zone_placement.impl = \"" + name +
+                      "\" is not one of xor, first-touch, interleave-bits");
+}
+
 namespace {
 
 uint32_t sliceCount(const MemoryParams& p) { return p.dram.channels * p.l2.slicesPerChannel; }
 
+// channels: those of one zone (all of them with one module).
 std::unique_ptr<IAddressMapping> makeMapping(const MemoryParams& p, MemoryPlugins& plugins,
                                              config::Tree* tree) {
   IAddressMapping::Context c;
   c.tree = tree;
-  c.channels = p.dram.channels;
+  c.channels = p.dram.channels / std::max<uint32_t>(p.modules, 1);
   c.banks = p.dram.banks;
   c.rowBytes = p.dram.rowBytes;
   c.interleaveBytes = p.dram.interleaveBytes;
@@ -49,9 +62,10 @@ MemorySystemImpl::MemorySystemImpl(const MemoryParams& params, MemoryPlugins& pl
               ClockDomain::fromMhz(params.clocks.dramMhz)},
       pool_(4096),
       mapping_(makeMapping(params, plugins, tree)),
-      requests_(params.numSms, sliceCount(params), params.icnt, pool_),
-      replies_(sliceCount(params), params.numSms, params.icnt, pool_) {
+      requests_(params.numSms + linkPorts(), sliceCount(params) + linkPorts(), params.icnt, pool_),
+      replies_(sliceCount(params) + linkPorts(), params.numSms + linkPorts(), params.icnt, pool_) {
   validate(params);
+  if (params.modules > 1) wireModules(plugins, tree);
   const uint32_t spc = params.l2.slicesPerChannel;
   for (uint32_t c = 0; c < params.dram.channels; ++c) {
     IMemoryCompression::Context cc;
@@ -104,7 +118,9 @@ MemorySystemImpl::MemorySystemImpl(const MemoryParams& params, MemoryPlugins& pl
     w.requests = &requests_;
     w.replies = &replies_;
     w.pool = &pool_;
-    w.mapping = mapping_.get();
+    w.mapping = zoned_ != nullptr
+                    ? &zoned_->viewFor(i / (params.numSms / params.modules))
+                    : mapping_.get();
     w.slicesPerChannel = spc;
     auto unit = std::make_unique<SmMemoryUnit>(params, w, plugins.cachePolicy(pc),
                                                std::make_unique<NoLocalMemoryPath>());
@@ -124,11 +140,46 @@ MemorySystemImpl::MemorySystemImpl(const MemoryParams& params, MemoryPlugins& pl
 
 MemorySystemImpl::~MemorySystemImpl() = default;
 
+void MemorySystemImpl::wireModules(MemoryPlugins& plugins, config::Tree* tree) {
+  const uint32_t m = params_.modules, slices = sliceCount(params_), sms = params_.numSms;
+  IZonePlacement::Context zc;
+  zc.tree = tree;
+  zc.zones = m;
+  zc.xorBit = params_.zones.xorBit;
+  zc.pageBytes = params_.zones.pageBytes;
+  placement_ = plugins.zonePlacement(params_.zones.placement, zc);
+  auto zoned = std::make_unique<ZonedAddressMapping>(*placement_, std::move(mapping_), m,
+                                                     params_.dram.channels / m);
+  zoned_ = zoned.get();
+  mapping_ = std::move(zoned);
+  // Ports: SMs / slices first, then one per module's link.
+  auto modulesOf = [m](uint32_t count) {
+    std::vector<uint16_t> v;
+    for (uint32_t i = 0; i < count; ++i) v.push_back(static_cast<uint16_t>(i / (count / m)));
+    for (uint32_t i = 0; i < m; ++i) v.push_back(static_cast<uint16_t>(i));
+    return v;
+  };
+  requests_.setModules(modulesOf(sms), modulesOf(slices), slices);
+  replies_.setModules(modulesOf(slices), modulesOf(sms), sms);
+  LinkNetwork rq{&requests_, slices, sms, slices / m, false};
+  LinkNetwork rp{&replies_, sms, slices, sms / m, true};
+  links_ = std::make_unique<ModuleLinks>(m, params_.link, params_.clocks.icntMhz,
+                                         params_.icnt.headerBytes, pool_, rq, rp);
+  const uint32_t width = links_->flitsPerCycle(params_.icnt.flitBytes);
+  for (uint32_t i = 0; i < m; ++i) {
+    requests_.setWidth(true, slices + i, width);
+    requests_.setWidth(false, sms + i, width);
+    replies_.setWidth(true, sms + i, width);
+    replies_.setWidth(false, slices + i, width);
+  }
+}
+
 Cycle MemorySystemImpl::workCycle(uint32_t d, Cycle from) const {
   Cycle c = kNever;
   switch (d) {
     case kIcnt:
       c = std::min(requests_.nextWorkCycle(from), replies_.nextWorkCycle(from));
+      if (links_) c = std::min(c, links_->nextWorkCycle(from));
       break;
     case kL2:
       for (const auto& s : slices_) c = std::min(c, s->nextWorkCycle(from));
@@ -143,6 +194,7 @@ Cycle MemorySystemImpl::workCycle(uint32_t d, Cycle from) const {
 void MemorySystemImpl::tick(uint32_t d, Cycle c) {
   switch (d) {
     case kIcnt:
+      if (links_) links_->cycle(c);
       requests_.cycle(c);
       replies_.cycle(c);
       if (replies_.delivered()) {
@@ -241,11 +293,12 @@ bool MemorySystemImpl::idle() const {
   for (const auto& sm : sms_) {
     if (!sm->idle()) return false;
   }
+  if (links_ && !links_->empty()) return false;
   return requests_.ejectionEmpty();
 }
 
 uint64_t MemorySystemImpl::progress() const {
-  uint64_t n = requests_.moved() + replies_.moved();
+  uint64_t n = requests_.moved() + replies_.moved() + (links_ ? links_->moved() : 0);
   for (const auto& s : slices_) n += s->moved();
   return n;
 }
@@ -258,7 +311,13 @@ void MemorySystemImpl::beginKernel() {
   for (auto& ch : channels_) ch->resetStats();
   requests_.resetStats();
   replies_.resetStats();
+  if (links_) links_->resetStats();
+  if (zoned_ != nullptr) zoned_->resetStats();
   kernelStartDram_ = nextCycle(kDram);
+}
+
+void MemorySystemImpl::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3]) {
+  if (placement_) placement_->beginLaunch(hints, grid);
 }
 
 void MemorySystemImpl::reportStats(nlohmann::json& out) const {
@@ -293,9 +352,50 @@ void MemorySystemImpl::reportStats(nlohmann::json& out) const {
   l2.toJson(out["l2"]);
   dram.toJson(out["dram"]);
   if (!l1Policy.empty()) out["l1d_policy"] = std::move(l1Policy);
+  if (params_.l1.countFootprint) {
+    // The SMs' working sets: sum and count of those that touched memory (average = lines / sms).
+    uint64_t lines = 0, active = 0;
+    for (const auto& sm : sms_) {
+      lines += sm->l1().footprint();
+      active += sm->l1().footprint() != 0 ? 1 : 0;
+    }
+    out["l1d_footprint"] = {{"lines", lines}, {"sms", active}};
+  }
   if (!l2Policy.empty()) out["l2_policy"] = std::move(l2Policy);
   if (!localPath.empty()) out["local_path"] = std::move(localPath);
   if (!compression.empty()) out["compression"] = std::move(compression);
+  if (params_.modules > 1) reportModules(out["numa"]);
+}
+
+void MemorySystemImpl::reportModules(nlohmann::json& out) const {
+  // Counters only (launch totals add them up); the rates are derived beside the other rates
+  // (timing/stats_totals.h addNumaRates).
+  const uint32_t m = params_.modules, perZone = params_.dram.channels / m;
+  std::vector<uint64_t> zoneRequests(m), dramBytes(m, 0), dramBusy(m, 0), dramCycles(m, 0);
+  const uint64_t elapsed = nextCycle(kDram) - kernelStartDram_;
+  for (uint32_t z = 0; z < m; ++z) {
+    zoneRequests[z] = zoned_->zoneRequests(z);
+    for (uint32_t c = z * perZone; c < (z + 1) * perZone; ++c) {
+      const DramStats& d = channels_[c]->stats();
+      dramBytes[z] += (d.readBursts + d.writeBursts) * uint64_t{32};  // 32-byte bursts
+      dramBusy[z] += d.busyCycles;
+    }
+    dramCycles[z] = elapsed * perZone;
+  }
+  const ModuleLinkStats& l = links_->stats();
+  out = {{"zone_requests", zoneRequests},
+         {"local_requests", zoned_->localRequests()},
+         {"remote_requests", zoned_->remoteRequests()},
+         {"link_request_bytes", l.requestBytes},
+         {"link_reply_bytes", l.replyBytes},
+         {"link_out_bytes", l.outBytes},
+         {"link_in_bytes", l.inBytes},
+         {"link_packets", l.packets},
+         {"link_stall_cycles", l.stallCycles},
+         {"zone_dram_bytes", dramBytes},
+         {"zone_dram_busy_cycles", dramBusy},
+         {"zone_dram_cycles", dramCycles}};
+  placement_->reportStats(out);
 }
 
 }  // namespace warpsim::timing::mem

@@ -10,6 +10,13 @@
 // cycles: it asks its components for the next cycle at which they have work, and the loop jumps
 // there. nextEventPs() reports the earliest such time, so the GPU can skip idle stretches.
 //
+// A GPU of several modules (gpu.modules > 1; module_links.h, zoned_address_mapping.h): SM s is
+// in module s / (SMs per module), channel c (its slices and DRAM) in module c / (channels per
+// module). Both crossbars get one port per module to and from the inter-module links; a packet
+// between modules crosses its module's crossbar to the link port, the link, then the other
+// module's crossbar. The zone placement (i_zone_placement.h) decides where addresses live. With
+// one module none of this exists and nothing changes.
+//
 // SMs run in core cycles through SmMemory (cycle(now) after advanceTo(now's time) in the GPU's
 // loop); packets an SM sends at core time t are taken by the first interconnect cycle after t.
 #pragma once
@@ -24,12 +31,16 @@
 #include "timing/mem/i_cache_policy.h"
 #include "timing/mem/i_local_memory_path.h"
 #include "timing/mem/i_memory_compression.h"
+#include "timing/mem/i_zone_placement.h"
 #include "timing/mem/l2_slice.h"
 #include "timing/mem/mem_params.h"
+#include "timing/mem/module_links.h"
 #include "timing/mem/sm_memory_unit.h"
 #include "timing/sm_memory.h"
 
 namespace warpsim::timing::mem {
+
+class ZonedAddressMapping;
 
 // Where the memory system gets its plug-ins (the registry in production, baselines in tests).
 class MemoryPlugins {
@@ -39,6 +50,10 @@ class MemoryPlugins {
   virtual std::unique_ptr<IMemoryCompression> compression(const IMemoryCompression::Context& c) = 0;
   virtual std::unique_ptr<ILocalMemoryPath> localPath(const ILocalMemoryPath::Context& c) = 0;
   virtual std::unique_ptr<IAddressMapping> addressMapping(const IAddressMapping::Context& c) = 0;
+  // Only on a GPU of several modules. By default the core baselines by name (xor, first-touch,
+  // interleave-bits); throws config::Error for another name.
+  virtual std::unique_ptr<IZonePlacement> zonePlacement(const std::string& name,
+                                                        const IZonePlacement::Context& c);
 };
 
 // The baselines, without a registry or a configuration tree.
@@ -62,6 +77,7 @@ class MemorySystemImpl final : public MemorySystem {
   uint64_t nextEventPs(uint64_t nowPs) const override;
   uint64_t progress() const override;
   void beginKernel() override;
+  void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3]) override;
   void reportStats(nlohmann::json& out) const override;
 
   // For tests and tools.
@@ -70,6 +86,9 @@ class MemorySystemImpl final : public MemorySystem {
   DramChannel& channel(uint32_t index) { return *channels_[index]; }
   const IAddressMapping& mapping() const { return *mapping_; }
   const ClockDomain& clock(uint32_t domain) const { return clocks_[domain]; }
+  // Multi-module GPUs only (nullptr otherwise).
+  IZonePlacement* zonePlacement() { return placement_.get(); }
+  const ModuleLinks* links() const { return links_.get(); }
 
  private:
   enum Domain : uint32_t { kIcnt = 0, kL2 = 1, kDram = 2, kDomains = 3 };
@@ -81,6 +100,9 @@ class MemorySystemImpl final : public MemorySystem {
   Cycle nextCycle(uint32_t d) const;
   // Marks every cycle that starts at or before `ps` as run (they had nothing to do).
   void catchUp(uint64_t ps);
+  void wireModules(MemoryPlugins& plugins, config::Tree* tree);
+  void reportModules(nlohmann::json& out) const;
+  uint32_t linkPorts() const { return params_.modules > 1 ? params_.modules : 0; }
   void setNext(uint32_t d, Cycle c) {
     next_[d] = c;
     nextPs_[d] = clocks_[d].timeOf(c);
@@ -95,9 +117,12 @@ class MemorySystemImpl final : public MemorySystem {
   uint64_t lastPs_ = 0;  // the time of the last advanceTo
   Cycle kernelStartDram_ = 0;
   PacketPool pool_;
-  std::unique_ptr<IAddressMapping> mapping_;
+  std::unique_ptr<IZonePlacement> placement_;  // multi-module only
+  std::unique_ptr<IAddressMapping> mapping_;   // the zoned one on a multi-module GPU
+  ZonedAddressMapping* zoned_ = nullptr;
   Crossbar requests_;
   Crossbar replies_;
+  std::unique_ptr<ModuleLinks> links_;  // multi-module only
   std::vector<std::unique_ptr<IMemoryCompression>> compression_;  // per channel
   std::vector<std::unique_ptr<DramChannel>> channels_;
   std::vector<std::unique_ptr<ICachePolicy>> l2Policies_;  // per slice

@@ -23,7 +23,9 @@ TEST(MemorySystem, ReportsEveryCounterByName) {
   h.system().reportStats(s);
   const std::vector<std::string> cache = {
       "accesses",  "hits",       "misses", "sector_misses", "mshr_merges", "mshr_full_stalls",
-      "evictions", "writebacks", "reads",  "writes",        "atomics", "form_hits"};
+      "evictions", "writebacks", "reads",  "writes",        "atomics", "form_hits",
+      "pinned_evictions", "pin_resets", "prefetches", "prefetch_hits", "prefetch_late",
+      "prefetch_unused"};
   for (const char* level : {"l1d", "l2"}) {
     ASSERT_TRUE(s.contains(level));
     EXPECT_EQ(s[level].size(), cache.size());

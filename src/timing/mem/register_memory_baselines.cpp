@@ -4,6 +4,7 @@
 
 #include "timing/mem/baseline_plugins.h"
 #include "timing/mem/hash_address_mapping.h"
+#include "timing/mem/zone_placements.h"
 #include "timing/plugin_registry.h"
 
 namespace warpsim::timing {
@@ -26,6 +27,26 @@ void registerMemoryBaselines(PluginRegistry& registry) {
       [](const IAddressMapping::Context& c) {
         return std::make_unique<HashAddressMapping>(c.channels, c.banks, c.rowBytes,
                                                     c.interleaveBytes);
+      });
+  registry.add<IZonePlacement>(
+      "xor",
+      "zone = the log2(zones) bits at zone_placement.xor_bit XOR the fold of the higher bits",
+      [](const IZonePlacement::Context& c) {
+        return std::make_unique<XorZonePlacement>(c.zones, c.xorBit);
+      });
+  registry.add<IZonePlacement>(
+      "first-touch",
+      "pages of zone_placement.page_bytes go to the module of the first SM request reaching "
+      "memory for them, for the whole run",
+      [](const IZonePlacement::Context& c) {
+        return std::make_unique<FirstTouchZonePlacement>(c.zones, c.pageBytes);
+      });
+  registry.add<IZonePlacement>(
+      "interleave-bits",
+      "per address range, zone = log2(zones) bits at a chosen position 7..16 (setRanges); xor "
+      "elsewhere",
+      [](const IZonePlacement::Context& c) {
+        return std::make_unique<InterleaveBitsZonePlacement>(c.zones, c.xorBit);
       });
 }
 

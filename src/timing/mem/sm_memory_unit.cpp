@@ -384,9 +384,21 @@ Cycle SmMemoryUnit::nextEvent(Cycle now) const {
 
 void SmMemoryUnit::resetStats() {
   l1_.stats() = CacheStats{};
+  l1_.resetFootprint();
   const_.stats() = ConstStats{};
   sharedStats_ = SharedStats{};
   storageBankStats_ = StorageBankStats{};
+}
+
+void SmMemoryUnit::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3],
+                               Cycle now) {
+  CacheLaunch launch;
+  launch.hints = hints;
+  for (int d = 0; d < 3; ++d) launch.grid[d] = grid[d];
+  launch.numSms = params_.numSms;
+  launch.capacityBytes = l1_.capacity();
+  policy_->beginLaunch(launch);
+  l1_.setUnpinPeriod(policy_->unpinPeriod(), now);
 }
 
 void SmMemoryUnit::beginKernel() {

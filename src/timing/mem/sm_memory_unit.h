@@ -76,6 +76,7 @@ class SmMemoryUnit final : public SmMemory, private CompletionSink, private Loca
     if (target != l1_.capacity()) l1_.setCapacity(target);  // the same: nothing to do
   }
   uint64_t l1Capacity() const override { return l1_.capacity(); }
+  void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3], Cycle now) override;
   void shareBanks(StorageBanks* banks) override { storageBanks_ = banks; }
   void portCycle(Cycle now) override;
   void setReplyListener(ReplyListener* listener) override { listener_ = listener; }
