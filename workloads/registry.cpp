@@ -59,6 +59,11 @@ Workload mummerWorkload();
 Workload syrkWorkload();
 Workload ataxWorkload();
 Workload mvtWorkload();
+Workload doitgenWorkload();
+Workload conv2dWorkload();
+Workload liborWorkload();
+Workload lavamdWorkload();
+Workload dwt2dWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
@@ -76,6 +81,7 @@ std::vector<Workload> allWorkloads() {
       syrkWorkload(),
       ataxWorkload(),
       mvtWorkload(),
+      doitgenWorkload(),
       // reductions, scans and sorting
       reduceTreeWorkload(),
       reduceShflWorkload(),
@@ -89,6 +95,8 @@ std::vector<Workload> allWorkloads() {
       stencil2dWorkload(),
       stencil3dWorkload(),
       laplace3dWorkload(),
+      conv2dWorkload(),
+      dwt2dWorkload(),
       sradWorkload(),
       hotspotWorkload(),
       nbodyWorkload(),
@@ -99,8 +107,10 @@ std::vector<Workload> allWorkloads() {
       fastWalshWorkload(),
       binomialOptionsWorkload(),
       monteCarloWorkload(),
+      liborWorkload(),
       mriQWorkload(),
       cfdWorkload(),
+      lavamdWorkload(),
       pcrWorkload(),
       // irregular and dynamic programming
       bfsWorkload(),

@@ -1,9 +1,11 @@
 // atax: y = A^T (A x) in two kernels, a thread per row (tmp = A x, row-wise walks of A) then a
 // thread per column (y = A^T tmp, column-wise walks); see atax.cu. Each kernel is checked on
 // the inputs the GPU gave it, against a double-precision reference within a derived bound.
+#include <algorithm>
 #include <cmath>
 
 #include "check.h"
+#include "locality_hints.h"
 #include "smooth_matrix.h"
 #include "workload.h"
 
@@ -25,6 +27,28 @@ Outcome run(WorkloadContext& ctx) {
   uint64_t dA = gpu.upload(a), dX = gpu.upload(x);
   uint64_t dTmp = gpu.malloc(static_cast<size_t>(rows) * sizeof(float));
   uint64_t dY = gpu.malloc(static_cast<size_t>(cols) * sizeof(float));
+  const uint32_t rowCtas = ceilDiv(rows, kThreads), colCtas = ceilDiv(cols, kThreads);
+
+  // Locality descriptors (the thesis's Table 4 gives atax NO_REUSE and INTER_THREAD
+  // (COACCESSED, REGULAR)):
+  // - x in atax_rows and tmp in atax_cols: every thread of every CTA reads the whole vector, at
+  //   the same index at each step (stride 1): INTER_THREAD, one D-Tile shared by one C-Tile of
+  //   the whole grid.
+  // - A in atax_cols: each element read once, a warp reading 32 neighbouring floats of a row
+  //   (coalesced): NO_REUSE, the D-Tile of a CTA its 256 columns of every row. A in atax_rows
+  //   gets no descriptor: each thread streams its own row and reuses each line for 32 steps
+  //   (spatial reuse within a thread, which bypassing the L1 would lose), a kind Table 4 does
+  //   not give atax.
+  setLocalityDescriptors(ctx, "atax_rows",
+                         {interThread({dX, {uint32_t(cols), 1, 1}, 4},
+                                      {{uint32_t(cols), 1, 1}, {rowCtas, 1, 1}, {0, 0, 0}},
+                                      WARPSIM_COACCESSED, WARPSIM_REGULAR, 1)});
+  setLocalityDescriptors(
+      ctx, "atax_cols",
+      {interThread({dTmp, {uint32_t(rows), 1, 1}, 4}, {{uint32_t(rows), 1, 1}, {colCtas, 1, 1}, {0, 0, 0}},
+                   WARPSIM_COACCESSED, WARPSIM_REGULAR, 1),
+       noReuse({dA, {uint32_t(cols), uint32_t(rows), 1}, 4},
+               {{std::min<uint32_t>(kThreads, cols), uint32_t(rows), 1}, {1, 1, 1}, {1, 0, 0}})});
   launch(ctx, mod.kernel("atax_rows"), {ceilDiv(rows, kThreads)}, {kThreads}, 0, rows, cols, dA,
          dX, dTmp);
   launch(ctx, mod.kernel("atax_cols"), {ceilDiv(cols, kThreads)}, {kThreads}, 0, rows, cols, dA,

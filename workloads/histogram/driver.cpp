@@ -1,6 +1,7 @@
 // histogram: 256-bin byte histogram with per-block shared-memory histograms (shared atomics),
 // merged by a second kernel.
 #include "check.h"
+#include "locality_hints.h"
 #include "workload.h"
 
 namespace warpsim::workloads {
@@ -34,6 +35,24 @@ Outcome run(WorkloadContext& ctx) {
   uint64_t dData = gpu.upload(data);
   uint64_t dPartial = gpu.malloc(blocks * kBins * sizeof(unsigned));
   uint64_t dHist = gpu.malloc(kBins * sizeof(unsigned));
+
+  // Locality descriptors (the thesis's Table 4 gives histogram INTER_THREAD (COACCESSED,
+  // REGULAR), for Parboil's histo, whose bin mappings the CTAs of a grid column share; this
+  // histogram keeps its bins in shared memory, so its global structures are these):
+  // - the words, in histogram_blocks: read once, the CTAs interleaved by the grid-stride loop
+  //   (tiles must be contiguous, so one tile for the whole grid): NO_REUSE.
+  // - the partial table, written once by histogram_blocks (a row per CTA: NO_REUSE) and read
+  //   whole by histogram_merge's one CTA, its threads walking down the rows together (a warp
+  //   reads 32 neighbouring bins of a row per step, stride kBins): INTER_THREAD (COACCESSED,
+  //   REGULAR), one tile.
+  const Structure partial{dPartial, {uint32_t(kBins), blocks, 1}, 4};
+  setLocalityDescriptors(ctx, "histogram_blocks",
+                         {noReuse({dData, {uint32_t(words), 1, 1}, 4},
+                                  {{uint32_t(words), 1, 1}, {blocks, 1, 1}, {0, 0, 0}}),
+                          noReuse(partial, {{uint32_t(kBins), 1, 1}, {1, 1, 1}, {1, 0, 0}})});
+  setLocalityDescriptors(ctx, "histogram_merge",
+                         {interThread(partial, {{uint32_t(kBins), blocks, 1}, {1, 1, 1}, {0, 0, 0}},
+                                      WARPSIM_COACCESSED, WARPSIM_REGULAR, kBins)});
   launch(ctx, mod.kernel("histogram_blocks"), {blocks}, {kThreads}, 0, dData, words, dPartial);
   launch(ctx, mod.kernel("histogram_merge"), {1}, {kBins}, 0, dPartial, static_cast<int>(blocks),
          dHist);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "check.h"
+#include "locality_hints.h"
 #include "workload.h"
 
 namespace warpsim::workloads {
@@ -82,7 +83,21 @@ Outcome run(WorkloadContext& ctx) {
   runtime::Kernel jacobi = mod.kernel("laplace3d_jacobi");
   uint64_t grids[2] = {gpu.upload(initial), gpu.malloc(points * sizeof(float))};
   const func::Dim3 grid{ceilDiv(n, kBlockX), ceilDiv(n, kBlockY)};
+  // Locality descriptors (the thesis's Table 4 gives the Laplace solver NO_REUSE and
+  // INTRA_THREAD), given for each launch (the two grids swap roles):
+  // - u, read: each CTA's threads march up their own 32 x 4 columns of points, and the lines a
+  //   warp loads for plane k + 1 ("above") it reads again at the next step for the in-plane
+  //   neighbours (the same threads and their lanes next door): INTRA_THREAD, the D-Tile of a CTA
+  //   its 32 x 4 columns over all n planes, a thread's successive points a plane apart.
+  // - next, written once: NO_REUSE, the same tiles.
+  const uint32_t un = static_cast<uint32_t>(n);
+  const Tiling columns{{kBlockX, kBlockY, un}, {1, 1, 1}, {1, 2, 0}};
+  const uint64_t planeStride = uint64_t{un} * un;
   for (int it = 0; it < kIterations; ++it) {
+    const Structure u{grids[it % 2], {un, un, un}, 4}, next{grids[(it + 1) % 2], {un, un, un}, 4};
+    gpu.addLocalityDescriptor(localityDescriptor(u, WARPSIM_INTRA_THREAD, columns, WARPSIM_COACCESSED,
+                                                 WARPSIM_REGULAR, planeStride, 1));
+    gpu.addLocalityDescriptor(noReuse(next, columns));
     launch(ctx, jacobi, grid, {kBlockX, kBlockY}, 0, grids[it % 2], grids[(it + 1) % 2], n, n, n);
   }
   double worst = 0;

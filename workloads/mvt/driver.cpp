@@ -1,9 +1,11 @@
 // mvt: x1 = x1 + A y1 (a thread per row: row-wise walks of A) and x2 = x2 + A^T y2 (a thread per
 // column: column-wise walks of the same A); see mvt.cu. Checked against a double-precision
 // reference within a derived bound.
+#include <algorithm>
 #include <cmath>
 
 #include "check.h"
+#include "locality_hints.h"
 #include "smooth_matrix.h"
 #include "workload.h"
 
@@ -25,6 +27,26 @@ Outcome run(WorkloadContext& ctx) {
   runtime::Module mod = gpu.loadModule(workloadPtx("mvt"), "mvt.ptx");
   uint64_t dA = gpu.upload(a), dX1 = gpu.upload(x1), dX2 = gpu.upload(x2);
   uint64_t dY1 = gpu.upload(y1), dY2 = gpu.upload(y2);
+  const uint32_t ctas = ceilDiv(n, kThreads);
+
+  // Locality descriptors (the thesis's Table 4 gives mvt NO_REUSE and INTER_THREAD (COACCESSED,
+  // REGULAR)), as atax's:
+  // - y1 in mvt_rows and y2 in mvt_cols: every thread of every CTA reads the whole vector, at
+  //   the same index at each step (stride 1): INTER_THREAD, one D-Tile shared by one C-Tile of
+  //   the whole grid.
+  // - A in mvt_cols: each element read once, coalesced: NO_REUSE, the D-Tile of a CTA its 256
+  //   columns of every row. A in mvt_rows gets no descriptor: each thread streams its own row
+  //   and reuses each line for 32 steps (spatial reuse within a thread, which bypassing the L1
+  //   would lose), a kind Table 4 does not give mvt.
+  setLocalityDescriptors(ctx, "mvt_rows",
+                         {interThread({dY1, {uint32_t(n), 1, 1}, 4}, {{uint32_t(n), 1, 1}, {ctas, 1, 1}, {0, 0, 0}},
+                                      WARPSIM_COACCESSED, WARPSIM_REGULAR, 1)});
+  setLocalityDescriptors(
+      ctx, "mvt_cols",
+      {interThread({dY2, {uint32_t(n), 1, 1}, 4}, {{uint32_t(n), 1, 1}, {ctas, 1, 1}, {0, 0, 0}},
+                   WARPSIM_COACCESSED, WARPSIM_REGULAR, 1),
+       noReuse({dA, {uint32_t(n), uint32_t(n), 1}, 4},
+               {{std::min<uint32_t>(kThreads, n), uint32_t(n), 1}, {1, 1, 1}, {1, 0, 0}})});
   launch(ctx, mod.kernel("mvt_rows"), {ceilDiv(n, kThreads)}, {kThreads}, 0, n, dA, dY1, dX1);
   launch(ctx, mod.kernel("mvt_cols"), {ceilDiv(n, kThreads)}, {kThreads}, 0, n, dA, dY2, dX2);
 

@@ -1,5 +1,6 @@
 // pathfinder: cheapest top-to-bottom path costs, several rows per launch in shared memory.
 #include "check.h"
+#include "locality_hints.h"
 #include "workload.h"
 
 namespace warpsim::workloads {
@@ -33,6 +34,18 @@ Outcome run(WorkloadContext& ctx) {
   gpu.memcpyDtoD(dPrevious, dWall, cols * sizeof(int));  // costs of the first row
   for (int first = 1; first < kRows; first += kRowsPerLaunch) {
     int steps = std::min(kRowsPerLaunch, kRows - first);
+    // Locality descriptors (the thesis's Table 4 gives pathfinder NO_REUSE), for this launch
+    // (the rows and the two cost rows move): each CTA reads its window of `steps` wall rows and
+    // of the previous costs once, and writes its outputs once. The D-Tile of a CTA is its
+    // BLOCK - 2 steps outputs wide (the windows overlap by the 2 steps ghost columns, which tiles
+    // cannot say).
+    const uint32_t outputs = static_cast<uint32_t>(kBlock - 2 * steps);
+    const Tiling band{{outputs, static_cast<uint32_t>(steps), 1}, {1, 1, 1}, {1, 0, 0}};
+    const Tiling strip{{outputs, 1, 1}, {1, 1, 1}, {1, 0, 0}};
+    gpu.addLocalityDescriptor(noReuse(
+        {dWall + static_cast<uint64_t>(first) * cols * sizeof(int), {uint32_t(cols), uint32_t(steps), 1}, 4}, band));
+    gpu.addLocalityDescriptor(noReuse({dPrevious, {uint32_t(cols), 1, 1}, 4}, strip));
+    gpu.addLocalityDescriptor(noReuse({dResult, {uint32_t(cols), 1, 1}, 4}, strip));
     launch(ctx, rows, {ceilDiv(cols, kBlock - 2 * steps)}, {kBlock}, 0, dWall, dPrevious, dResult,
            cols, first, steps);
     std::swap(dPrevious, dResult);

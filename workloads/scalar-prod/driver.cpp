@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "check.h"
+#include "locality_hints.h"
 #include "workload.h"
 
 namespace warpsim::workloads {
@@ -60,6 +61,14 @@ Outcome run(WorkloadContext& ctx) {
   runtime::Device& gpu = ctx.device;
   runtime::Module mod = gpu.loadModule(workloadPtx("scalar-prod"), "scalar-prod.ptx");
   uint64_t dA = gpu.upload(a), dB = gpu.upload(b), dDot = gpu.malloc(pairs * sizeof(float));
+
+  // Locality descriptors (the thesis's Table 4 gives Scalar Product NO_REUSE): each CTA streams
+  // its pair of vectors once (kLength floats each, coalesced): NO_REUSE, the D-Tile of a CTA
+  // its vector.
+  const Tiling vector{{uint32_t(kLength), 1, 1}, {1, 1, 1}, {1, 0, 0}};
+  setLocalityDescriptors(ctx, "scalar_prod",
+                         {noReuse({dA, {uint32_t(kLength), uint32_t(pairs), 1}, 4}, vector),
+                          noReuse({dB, {uint32_t(kLength), uint32_t(pairs), 1}, 4}, vector)});
   launch(ctx, mod.kernel("scalar_prod"), {static_cast<uint32_t>(pairs)}, {kThreads}, 0, dA, dB,
          dDot, kLength);
 

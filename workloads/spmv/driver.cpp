@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "check.h"
+#include "locality_hints.h"
 #include "workload.h"
 
 namespace warpsim::workloads {
@@ -52,6 +53,34 @@ Outcome run(WorkloadContext& ctx) {
   uint64_t dRowStart = gpu.upload(rowStart), dColumns = gpu.upload(columns);
   uint64_t dValues = gpu.upload(values), dX = gpu.upload(x);
   uint64_t dScalar = gpu.malloc(rows * sizeof(float)), dVector = gpu.malloc(rows * sizeof(float));
+  const uint32_t scalarCtas = ceilDiv(rows, 256), vectorCtas = ceilDiv(rows, 8);
+  const uint32_t nonZeros = static_cast<uint32_t>(values.size());
+
+  // Locality descriptors (the thesis's Table 4 gives SPMV INTRA_THREAD and INTER_THREAD
+  // (COACCESSED, IRREGULAR)):
+  // - x, in both kernels: gathered at the columns of the nonzeros, shared by every CTA in no
+  //   regular order: INTER_THREAD (COACCESSED, IRREGULAR), the whole vector one tile (an
+  //   irregular structure is described whole). The kernel's shared data: priority 2.
+  // - values and columns, in spmv_csr_scalar: each thread walks its own row's entries one after
+  //   another (stride 1), reusing each line over several steps: INTRA_THREAD. A CTA's 256 rows
+  //   are a contiguous run of entries whose length varies; the D-Tile is the average run,
+  //   nonzeros / CTAs (an approximation: tiles have one size).
+  // - values and columns, in spmv_csr_vector: a warp reads its row's entries coalesced, once:
+  //   NO_REUSE, one tile (the runs per CTA vary).
+  const Structure xs{dX, {uint32_t(rows), 1, 1}, 4};
+  const Structure vals{dValues, {nonZeros, 1, 1}, 4}, colIdx{dColumns, {nonZeros, 1, 1}, 4};
+  const Tiling rowRuns{{ceilDiv(nonZeros, scalarCtas), 1, 1}, {1, 1, 1}, {1, 0, 0}};
+  setLocalityDescriptors(
+      ctx, "spmv_csr_scalar",
+      {interThread(xs, {{uint32_t(rows), 1, 1}, {scalarCtas, 1, 1}, {0, 0, 0}}, WARPSIM_COACCESSED,
+                   WARPSIM_IRREGULAR, 0, 2),
+       intraThread(vals, rowRuns, 1), intraThread(colIdx, rowRuns, 1)});
+  const Tiling whole{{nonZeros, 1, 1}, {vectorCtas, 1, 1}, {0, 0, 0}};
+  setLocalityDescriptors(
+      ctx, "spmv_csr_vector",
+      {interThread(xs, {{uint32_t(rows), 1, 1}, {vectorCtas, 1, 1}, {0, 0, 0}}, WARPSIM_COACCESSED,
+                   WARPSIM_IRREGULAR, 0, 2),
+       noReuse(vals, whole), noReuse(colIdx, whole)});
   launch(ctx, mod.kernel("spmv_csr_scalar"), {ceilDiv(rows, 256)}, {256}, 0, rows, dRowStart,
          dColumns, dValues, dX, dScalar);
   launch(ctx, mod.kernel("spmv_csr_vector"), {ceilDiv(rows, 8)}, {256}, 0, rows, dRowStart,

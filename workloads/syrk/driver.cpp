@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "check.h"
+#include "locality_hints.h"
 #include "workload.h"
 
 namespace warpsim::workloads {
@@ -78,8 +79,25 @@ Outcome run(WorkloadContext& ctx) {
   runtime::Device& gpu = ctx.device;
   runtime::Module mod = gpu.loadModule(workloadPtx("syrk"), "syrk.ptx");
   uint64_t dA = gpu.upload(a), dC = gpu.upload(c);
-  launch(ctx, mod.kernel("syrk"), {ceilDiv(n, kBlockX), ceilDiv(n, kBlockY)}, {kBlockX, kBlockY},
-         0, n, m, alpha, beta, dA, dC);
+  const func::Dim3 grid{ceilDiv(n, kBlockX), ceilDiv(n, kBlockY)};
+
+  // Locality descriptors (the thesis's Table 4 gives syrk INTER_THREAD (COACCESSED, REGULAR) and
+  // NO_REUSE). A (n x m) has two kinds of inter-CTA sharing, one descriptor each:
+  // - the rows j: the CTAs of a grid column (x fixed) all read the same 32 rows j of A, whole
+  //   and along k (stride 1): D-Tile m x 32, C-Tile the grid column, traversed along x. These
+  //   are the 32 lines of every warp load, the larger working set: priority 2.
+  // - the rows i: the CTAs of a grid row (y fixed) all read the same 8 rows i (one broadcast
+  //   line per warp load): D-Tile m x 8, C-Tile the grid row, traversed along y; priority 1.
+  // C: each element read and written once by its thread: NO_REUSE, a 32 x 8 tile per CTA.
+  const Structure as{dA, {uint32_t(m), uint32_t(n), 1}, 4};
+  setLocalityDescriptors(
+      ctx, "syrk",
+      {interThread(as, {{uint32_t(m), kBlockX, 1}, {1, grid.y, 1}, {1, 0, 0}}, WARPSIM_COACCESSED,
+                   WARPSIM_REGULAR, 1, 2),
+       interThread(as, {{uint32_t(m), kBlockY, 1}, {grid.x, 1, 1}, {0, 1, 0}}, WARPSIM_COACCESSED,
+                   WARPSIM_REGULAR, 1, 1),
+       noReuse({dC, {uint32_t(n), uint32_t(n), 1}, 4}, {{kBlockX, kBlockY, 1}, {1, 1, 1}, {1, 2, 0}})});
+  launch(ctx, mod.kernel("syrk"), grid, {kBlockX, kBlockY}, 0, n, m, alpha, beta, dA, dC);
 
   double worst = 0;
   std::string bad = boundedMismatch("C", gpu.download<float>(dC, elems), expect, bound, &worst);
