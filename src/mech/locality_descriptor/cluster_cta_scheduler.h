@@ -7,6 +7,9 @@
 //                                           baseline places it (clusters of one CTA)
 //                          = "pairs"        two consecutive CTAs (linear ids 2k, 2k + 1) per
 //                                           cluster: the BCS baseline
+//                          = "fixed"        clusters of cluster_x x cluster_y x cluster_z CTAs
+//                                           of the grid (clipped to it), whatever the launch's
+//                                           descriptors say: the motivation study's strategies
 //
 // Clusters are dealt to SMs in turn (cluster i to SM i mod SMs); each SM starts the CTAs of its
 // current cluster in order, then its next one. An SM with nothing left of its own takes work
@@ -16,6 +19,12 @@
 // CTA of the current cluster with the most CTAs left (the thesis spreads the last C-Tile over
 // several SMs to keep every SM busy). SMs are visited in turn after the last one served, at most
 // one new CTA per SM per cycle, as in the baseline.
+//
+// On a GPU of several modules (context.modules > 1, NUMA zones) with "descriptors": Algorithm 2
+// partitions the CTAs across the zones (numa_placement.h, all the launch's descriptors), the
+// cluster dimensions come from Algorithm 1 for the SMs of one zone, each cluster's CTAs of one
+// zone stay together, and each zone's clusters go to that zone's SMs. Stealing looks in the
+// SM's own zone first, then anywhere (the thesis favours parallelism over locality).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -42,15 +51,26 @@ class ClusterCtaScheduler final : public timing::ICtaScheduler {
     size_t head = 0;
     size_t queued() const { return queue.size() - head; }
   };
-  // Deals the clusters of `list_` to the SMs.
+  // Deals the clusters of `list_` to the SMs (with zones, each zone's to its own SMs).
   void deal();
+  // Splits the clusters of `list_` by the zone of their CTAs (Algorithm 2's partition) and
+  // orders them zone by zone, noting each one's zone in clusterZone_.
+  void splitByZone(const std::vector<uint32_t>& zoneOfCta);
+  bool sameZone(uint32_t a, uint32_t b) const {
+    const uint32_t per = numSms_ / modules_;
+    return a / per == b / per;
+  }
   // The next CTA for SM `sm`, or false when it has none of its own and may not (`steal`
   // false) or cannot take one from another SM.
   bool next(uint32_t sm, bool steal, uint32_t& cta);
 
+  enum class Mode : uint8_t { Descriptors, Pairs, Fixed };
   uint32_t numSms_;
-  bool pairs_;  // clusters = "pairs" (BCS), else "descriptors"
+  uint32_t modules_;               // NUMA zones (gpu.modules): SMs numSms_ / modules_ each
+  Mode mode_ = Mode::Descriptors;  // cta_scheduler.clusters, read once
+  Dims fixedDims_;                 // clusters = "fixed"
   ClusterList list_;
+  std::vector<uint32_t> clusterZone_;  // per cluster of list_, with zones; empty otherwise
   Dims clusterDims_;
   std::vector<SmState> sms_;
   uint64_t total_ = 0, started_ = 0;

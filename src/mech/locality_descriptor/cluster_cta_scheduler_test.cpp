@@ -89,6 +89,52 @@ TEST(ClusterCtaScheduler, PairsPlaceTwoConsecutiveCtasPerSm) {
   EXPECT_EQ(placed[2], (std::vector<uint32_t>{4, 5}));
 }
 
+TEST(ClusterCtaScheduler, FixedClustersIgnoreTheDescriptors) {
+  config::Tree tree = config::Tree::fromString(
+      "[cta_scheduler]\nclusters = \"fixed\"\ncluster_x = 2\ncluster_y = 2\n");
+  ClusterCtaScheduler s({&tree, 2});
+  hints::LaunchHints h;
+  h.locality.push_back(testing::columnStrips(0x100000));  // would give columns (1, 4, 1)
+  timing::ICtaScheduler::Launch launch{16, {4, 4, 1}, &h};
+  const auto placed = place(s, launch, 2);
+  // 2 x 2 clusters {0,1,4,5} {2,3,6,7} {8,9,12,13} {10,11,14,15}, dealt to SMs 0, 1, 0, 1.
+  EXPECT_EQ(placed[0], (std::vector<uint32_t>{0, 1, 4, 5, 8, 9, 12, 13}));
+  EXPECT_EQ(placed[1], (std::vector<uint32_t>{2, 3, 6, 7, 10, 11, 14, 15}));
+  nlohmann::json stats;
+  s.reportStats(stats);
+  EXPECT_EQ(stats["cluster_dims"], nlohmann::json::array({2, 2, 1}));
+}
+
+TEST(ClusterCtaScheduler, FixedClustersAreClippedToTheGrid) {
+  config::Tree tree = config::Tree::fromString(
+      "[cta_scheduler]\nclusters = \"fixed\"\ncluster_x = 8\ncluster_z = 4\n");
+  ClusterCtaScheduler s({&tree, 2});
+  timing::ICtaScheduler::Launch launch{8, {4, 2, 1}, nullptr};
+  const auto placed = place(s, launch, 2);
+  EXPECT_EQ(placed[0], (std::vector<uint32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(placed[1], (std::vector<uint32_t>{4, 5, 6, 7}));
+  nlohmann::json stats;
+  s.reportStats(stats);
+  EXPECT_EQ(stats["cluster_dims"], nlohmann::json::array({4, 1, 1}));
+}
+
+TEST(ClusterCtaScheduler, OnTwoModulesEachZoneRunsTheCtasOfItsData) {
+  // The matrix's rows are 256 bytes: under zone bit 7 (Algorithm 2's choice, every byte local)
+  // strips 0 and 1 (bytes 0-127 of each row) lie in zone 0, strips 2 and 3 in zone 1. So the
+  // column clusters 0 and 1 run on SM 0 (module 0), 2 and 3 on SM 1 (module 1); on one module
+  // they would alternate (0, 2 on SM 0).
+  Fixture f;
+  ClusterCtaScheduler s({&f.tree, 2, 2});
+  hints::LaunchHints h;
+  h.locality.push_back(testing::columnStrips(0x100000));
+  timing::ICtaScheduler::Launch launch{16, {4, 4, 1}, &h};
+  const auto placed = place(s, launch, 2);
+  EXPECT_EQ(placed[0], (std::vector<uint32_t>{0, 4, 8, 12, 1, 5, 9, 13}));
+  EXPECT_EQ(placed[1], (std::vector<uint32_t>{2, 6, 10, 14, 3, 7, 11, 15}));
+  ClusterCtaScheduler one({&f.tree, 2, 1});
+  EXPECT_EQ(place(one, launch, 2)[0], (std::vector<uint32_t>{0, 4, 8, 12, 2, 6, 10, 14}));
+}
+
 TEST(ClusterCtaScheduler, WithoutDescriptorsCtasGoRoundRobin) {
   Fixture f;
   ClusterCtaScheduler s = f.make(3);

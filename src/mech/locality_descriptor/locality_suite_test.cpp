@@ -1,7 +1,8 @@
-// The clustering CTA schedulers on whole programs: every workload of the suite verifies with
-// LDesc-Sched (clusters from descriptors; the suite's programs give none, so CTAs go as
-// round-robin places them) and with BCS (pairs of consecutive CTAs on one SM), and the launches
-// report the clusters they used.
+// The Locality Descriptor's policies on whole programs: every workload of the suite verifies
+// with each of the study's single-chip configurations (BCS, LDesc-Sched, LDesc-Pref,
+// LDesc-Cache, LDesc), and the launches report what they used: the clusters (pairs with BCS,
+// Algorithm 1's from the descriptors otherwise, one CTA each without descriptors) and, with the
+// L1 policy, one statistics entry per descriptor of the launch.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -12,22 +13,56 @@
 namespace warpsim {
 namespace {
 
-class EquivalenceWithClusterScheduling : public testing::TestWithParam<std::string> {};
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-TEST_P(EquivalenceWithClusterScheduling, VerifiesWithLDescSchedAndBcs) {
+class EquivalenceWithLocalityDescriptors : public testing::TestWithParam<std::string> {};
+
+TEST_P(EquivalenceWithLocalityDescriptors, VerifiesWithEveryConfiguration) {
   workloads::testing::runWithEachOverlay(
-      GetParam(), "gtx480", {"ldesc-sched", "bcs"}, [&](const std::string& overlay, const runtime::LaunchReport& r) {
+      GetParam(), "gtx480", {"bcs", "ldesc-sched", "ldesc-pref", "ldesc-cache", "ldesc"},
+      [&](const std::string& overlay, const runtime::LaunchReport& r) {
         ASSERT_TRUE(r.timing != nullptr);
-        const nlohmann::json& s = (*r.timing)["cta_scheduler"];
-        const uint64_t ctas = r.grid.count();
-        // Clusters of one CTA without descriptors; pairs (the last alone when odd) with BCS.
-        EXPECT_EQ(s["clusters"].get<uint64_t>(), overlay == "bcs" ? (ctas + 1) / 2 : ctas) << overlay << " "
-                                                                                            << r.kernel;
+        const nlohmann::json& t = *r.timing;
+        if (overlay == "bcs") {
+          EXPECT_EQ(t["cta_scheduler"]["clusters"].get<uint64_t>(), (r.grid.count() + 1) / 2) << r.kernel;
+        } else if (overlay == "ldesc-sched" || overlay == "ldesc") {
+          const nlohmann::json& dims = t["cta_scheduler"]["cluster_dims"];
+          const uint64_t clusters = ceilDiv(r.grid.x, dims[0].get<uint64_t>()) *
+                                    ceilDiv(r.grid.y, dims[1].get<uint64_t>()) *
+                                    ceilDiv(r.grid.z, dims[2].get<uint64_t>());
+          EXPECT_EQ(t["cta_scheduler"]["clusters"].get<uint64_t>(), clusters) << overlay << " " << r.kernel;
+          if (r.localityDescriptors == 0) EXPECT_EQ(clusters, r.grid.count()) << overlay << " " << r.kernel;
+        }
+        if (overlay != "bcs" && overlay != "ldesc-sched" && r.localityDescriptors != 0) {
+          const nlohmann::json& policy = t["memory"]["l1d_policy"];
+          ASSERT_TRUE(policy.contains("descriptors")) << overlay << " " << r.kernel;
+          EXPECT_EQ(policy["descriptors"].size(), r.localityDescriptors) << overlay << " " << r.kernel;
+        }
+      });
+}
+
+// The multi-module GPU: FirstTouch-Distrib, LDesc-Placement and LDesc with everything (zone
+// bits and CTA partition from Algorithm 2, clusters, the L1 policies).
+class EquivalenceOnMultiModuleGpu : public testing::TestWithParam<std::string> {};
+
+TEST_P(EquivalenceOnMultiModuleGpu, VerifiesWithEveryNumaConfiguration) {
+  workloads::testing::runWithEachOverlay(
+      GetParam(), "mcm-4gpm", {"numa-first-touch", "ldesc-placement", "ldesc-numa+ldesc"},
+      [&](const std::string& overlay, const runtime::LaunchReport& r) {
+        ASSERT_TRUE(r.timing != nullptr);
+        const nlohmann::json& numa = (*r.timing)["memory"]["numa"];
+        ASSERT_TRUE(numa.contains("zone_requests")) << overlay << " " << r.kernel;
+        if (overlay != "numa-first-touch" && r.localityDescriptors != 0) {
+          EXPECT_TRUE(numa.contains("placement")) << overlay << " " << r.kernel;
+        }
       });
 }
 
 // Named Suite/Equivalence...: the sanitizer stage skips whole-suite runs by that prefix.
-INSTANTIATE_TEST_SUITE_P(Suite, EquivalenceWithClusterScheduling,
+INSTANTIATE_TEST_SUITE_P(Suite, EquivalenceWithLocalityDescriptors,
+                         testing::ValuesIn(workloads::testing::workloadNames()),
+                         workloads::testing::workloadTestName);
+INSTANTIATE_TEST_SUITE_P(Suite, EquivalenceOnMultiModuleGpu,
                          testing::ValuesIn(workloads::testing::workloadNames()),
                          workloads::testing::workloadTestName);
 
