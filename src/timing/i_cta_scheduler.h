@@ -50,6 +50,7 @@ class ICtaScheduler {
     uint64_t numCtas = 0;
     uint32_t grid[3] = {1, 1, 1};                // CTAs along x, y, z (linear id: x fastest)
     const hints::LaunchHints* hints = nullptr;   // what the program says of its data (nullptr: nothing)
+    uint32_t ctasPerSm = 0;                      // CTAs of the launch one SM holds at once (0: not known)
   };
   virtual ~ICtaScheduler() = default;
 

@@ -250,7 +250,8 @@ void LaunchSet::startLaunch(LaunchRun& r, Cycle at) {
   launch.grid[1] = grid.y;
   launch.grid[2] = grid.z;
   launch.hints = r.spec->launch.hints.get();
-  gpu_.memorySystem->beginLaunch(launch.hints, launch.grid);
+  launch.ctasPerSm = r.occupancy.ctasPerSm;
+  gpu_.memorySystem->beginLaunch(launch.hints, launch.grid, launch.ctasPerSm);
   r.scheduler->beginLaunch(launch);
 }
 

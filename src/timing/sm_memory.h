@@ -151,12 +151,14 @@ class MemorySystem {
   // Kernel boundary: caches keep their contents across kernels (L1s are invalidated as CUDA's
   // coherence requires); counters restart.
   virtual void beginKernel() = 0;
-  // A launch starts (its grid and what its program says of its data; nullptr: nothing), before
-  // its first CTA: the levels below the SMs that place data by launch (a multi-module GPU's zone
-  // placement) learn it. Memory systems without such levels ignore it.
-  virtual void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3]) {
+  // A launch starts (its grid, the CTAs of it one SM holds at once, and what its program says of
+  // its data; nullptr: nothing), before its first CTA: the levels below the SMs that place data
+  // by launch (a multi-module GPU's zone placement) learn it. Memory systems without such levels
+  // ignore it.
+  virtual void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3], uint32_t ctasPerSm) {
     (void)hints;
     (void)grid;
+    (void)ctasPerSm;
   }
   // Counters of every level since beginKernel (see docs/stats.md "memory").
   virtual void reportStats(nlohmann::json& out) const = 0;

@@ -71,7 +71,7 @@ void ClusterCtaScheduler::beginLaunch(const Launch& launch) {
       if (modules_ > 1) {
         std::vector<TileGeometry> geometry;
         for (const hints::LocalityDescriptor& d : launch.hints->locality) geometry.push_back(geometryOf(d, grid));
-        zoneOfCta = placeForNuma(geometry, modules_).zoneOfCta;
+        zoneOfCta = placeForNuma(geometry, modules_, uint64_t{smsPerZone} * launch.ctasPerSm).zoneOfCta;
       }
     }
     list_ = listClusters(grid, clusterDims_);

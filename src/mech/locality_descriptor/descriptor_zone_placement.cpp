@@ -49,7 +49,8 @@ DescriptorZonePlacement::DescriptorZonePlacement(uint32_t zones, uint32_t xorBit
       block_(uint64_t{1} << (kLastZoneBit + std::countr_zero(std::bit_ceil(std::max<uint32_t>(zones, 1))))),
       inner_(zones, xorBit) {}
 
-void DescriptorZonePlacement::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3]) {
+void DescriptorZonePlacement::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3],
+                                          uint32_t ctasPerZone) {
   if (hints == nullptr || hints->empty()) {
     inner_.setRanges({});
     utilisation_ = 0;
@@ -58,7 +59,7 @@ void DescriptorZonePlacement::beginLaunch(const hints::LaunchHints* hints, const
   const Dims g{grid[0], grid[1], grid[2]};
   std::vector<TileGeometry> geometry;
   for (const hints::LocalityDescriptor& d : hints->locality) geometry.push_back(geometryOf(d, g));
-  const NumaPlacement numa = placeForNuma(geometry, zones_);
+  const NumaPlacement numa = placeForNuma(geometry, zones_, ctasPerZone);
   std::vector<ZoneBitsRange> ranges;
   for (size_t i : byPriority(geometry)) {
     ranges.push_back({geometry[i].base, structureBytes(geometry[i]), numa.zoneBit[i]});

@@ -29,7 +29,7 @@ class DescriptorZonePlacement final : public timing::mem::IZonePlacement {
   timing::mem::ZonePlace place(uint64_t addr, uint32_t requester) override {
     return inner_.place(addr, requester);
   }
-  void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3]) override;
+  void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3], uint32_t ctasPerZone) override;
   void reportStats(nlohmann::json& out) const override;
 
   // The block every range is widened to (2^(16 + log2(zones))).

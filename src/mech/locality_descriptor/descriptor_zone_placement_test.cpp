@@ -50,13 +50,13 @@ TEST(DescriptorZonePlacement, TheLaunchsStructureIsInterleavedAtItsBit) {
   const uint64_t base = 0x100000;
   h.locality.push_back(testing::columnStrips(base));
   const uint32_t grid[3] = {4, 4, 1};
-  p.beginLaunch(&h, grid);
+  p.beginLaunch(&h, grid, 0);
   ASSERT_EQ(p.ranges().size(), 1u);
   EXPECT_EQ(p.ranges()[0].bit, 7u);
   EXPECT_EQ(p.place(base, 0).zone, 0u);
   EXPECT_EQ(p.place(base + 128, 0).zone, 1u);
   EXPECT_EQ(p.place(base + 256, 0).zone, 0u);
-  p.beginLaunch(nullptr, grid);  // a launch without descriptors: xor everywhere
+  p.beginLaunch(nullptr, grid, 0);  // a launch without descriptors: xor everywhere
   EXPECT_TRUE(p.ranges().empty());
 }
 

@@ -65,7 +65,8 @@ void addBytesPerZone(const ByteRange& range, uint32_t zoneBit, std::span<uint64_
   }
 }
 
-std::vector<uint32_t> numaPartition(const TileGeometry& g, uint32_t zoneBit, uint32_t zones) {
+std::vector<uint32_t> numaPartition(const TileGeometry& g, uint32_t zoneBit, uint32_t zones,
+                                    uint64_t ctasPerZone) {
   checkDescriptor(g);
   checkZones(zones);
   std::vector<uint32_t> zoneOfCta(g.grid.count());
@@ -77,7 +78,16 @@ std::vector<uint32_t> numaPartition(const TileGeometry& g, uint32_t zoneBit, uin
       dataTileBytesPerZone(g, *dataTile, zoneBit, perZone);
       zone = static_cast<uint32_t>(std::max_element(perZone.begin(), perZone.end()) - perZone.begin());
     }
-    forEachCtaOfTile(g.grid, g.computeTile, tile, [&](uint32_t cta) { zoneOfCta[cta] = zone; });
+    uint64_t ctas = 0;
+    forEachCtaOfTile(g.grid, g.computeTile, tile, [&](uint32_t) { ++ctas; });
+    // More CTAs than one zone holds at once: split into that many zones' worth (at most all of
+    // them), contiguous groups in CTA order, from the zone of the data on.
+    const uint64_t groups =
+        ctasPerZone == 0 ? 1 : std::min<uint64_t>(zones, (ctas + ctasPerZone - 1) / ctasPerZone);
+    uint64_t i = 0;
+    forEachCtaOfTile(g.grid, g.computeTile, tile, [&](uint32_t cta) {
+      zoneOfCta[cta] = static_cast<uint32_t>((zone + i++ * groups / ctas) % zones);
+    });
   });
   return zoneOfCta;
 }
@@ -103,7 +113,7 @@ LocalBytes localBytes(const TileGeometry& g, std::span<const uint32_t> zoneOfCta
   return result;
 }
 
-NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t zones) {
+NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t zones, uint64_t ctasPerZone) {
   if (std::string why = describeProblem(descriptors); !why.empty()) {
     throw std::invalid_argument("locality descriptor: " + why);
   }
@@ -118,7 +128,7 @@ NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t z
   std::vector<double> candidateFraction(n);
   for (uint32_t high = kFirstZoneBit; high <= kLastZoneBit; ++high) {
     const TileGeometry& first = descriptors[order[0]];
-    std::vector<uint32_t> partition = numaPartition(first, high, zones);
+    std::vector<uint32_t> partition = numaPartition(first, high, zones, ctasPerZone);
     candidateBit[order[0]] = high;
     candidateFraction[order[0]] = localBytes(first, partition, high, zones).fraction();
     double total = static_cast<double>(n) * candidateFraction[order[0]];

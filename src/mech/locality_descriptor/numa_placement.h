@@ -40,9 +40,15 @@ inline uint32_t zoneOfAddress(uint64_t address, uint32_t zoneBit, uint32_t zones
 void addBytesPerZone(const ByteRange& range, uint32_t zoneBit, std::span<uint64_t> perZone);
 
 // NUMA_PART: the zone of every CTA (by linear id) when each C-Tile of `descriptor` goes where
-// its D-Tile's bytes mostly are under zone bit `zoneBit`. Throws std::invalid_argument on a
-// problem of the descriptor (describeProblem) or a zone count that is not a power of two.
-std::vector<uint32_t> numaPartition(const TileGeometry& descriptor, uint32_t zoneBit, uint32_t zones);
+// its D-Tile's bytes mostly are under zone bit `zoneBit`. A C-Tile of more CTAs than one zone
+// holds at once (`ctasPerZone`; 0: not known, no split) is split across
+// min(zones, ceil(CTAs / ctasPerZone)) zones, in equal contiguous groups of its CTAs (X -> Y ->
+// Z order), the first in its data's zone and the next ones in the zones after it: the thesis's
+// "favours parallelism", so that a structure shared by more CTAs than fit in a zone does not
+// leave the other zones idle. Throws std::invalid_argument on a problem of the descriptor
+// (describeProblem) or a zone count that is not a power of two.
+std::vector<uint32_t> numaPartition(const TileGeometry& descriptor, uint32_t zoneBit, uint32_t zones,
+                                    uint64_t ctasPerZone = 0);
 
 // The bytes CTAs read from `descriptor`'s structure (each CTA its C-Tile's whole D-Tile) and
 // how many of them lie in the reading CTA's zone, under zone bit `zoneBit` and the partition
@@ -64,8 +70,9 @@ struct NumaPlacement {
   double utilisation = 0;
 };
 
-// Algorithm 2 over the descriptors of one launch, in any order (byPriority()). Throws
-// std::invalid_argument when describeProblem() finds a problem or `zones` is not a power of two.
-NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t zones);
+// Algorithm 2 over the descriptors of one launch, in any order (byPriority()); `ctasPerZone` as
+// numaPartition's. Throws std::invalid_argument when describeProblem() finds a problem or
+// `zones` is not a power of two.
+NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t zones, uint64_t ctasPerZone = 0);
 
 }  // namespace warpsim::mech::locality_descriptor

@@ -190,11 +190,25 @@ TEST(NumaPlacement, TheHighestPriorityGetsItsLayoutAndWeightsCountInTheUtilisati
 TEST(NumaPlacement, SingleCTileSharedByAllGoesToOneZone) {
   // One C-Tile over the whole grid reading a 256 KB structure spread evenly over 4 zones
   // under every candidate bit: a four-way tie, zone 0, a quarter local; the lowest bit, 7.
-  // (As specified, Algorithm 2 does not spread such a C-Tile over zones: README, open points.)
+  // Without knowing how many CTAs a zone holds, Algorithm 2 keeps a C-Tile in one zone.
   const NumaPlacement p = placeForNuma(std::vector<TileGeometry>{linear(0x1000000, 256 * KB, 256 * KB, 8, 8)}, 4);
   EXPECT_EQ(p.zoneBit, (std::vector<uint32_t>{7}));
   EXPECT_EQ(p.zoneOfCta, std::vector<uint32_t>(8, 0));
   EXPECT_EQ(p.utilisation, 0.25);
+}
+
+TEST(NumaPlacement, ACTileOfMoreCtasThanAZoneHoldsIsSplitAcrossZones) {
+  // The same C-Tile of 8 CTAs when a zone holds 2 CTAs at once: four groups of two, from zone 0
+  // (the tie) on; when it holds 4: two groups; 3: ceil(8 / 3) = 3 groups of 8 / 3 CTAs.
+  const std::vector<TileGeometry> shared{linear(0x1000000, 256 * KB, 256 * KB, 8, 8)};
+  EXPECT_EQ(placeForNuma(shared, 4, 2).zoneOfCta, (std::vector<uint32_t>{0, 0, 1, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(placeForNuma(shared, 4, 4).zoneOfCta, (std::vector<uint32_t>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(placeForNuma(shared, 4, 3).zoneOfCta, (std::vector<uint32_t>{0, 0, 0, 1, 1, 1, 2, 2}));
+  EXPECT_EQ(placeForNuma(shared, 4, 8).zoneOfCta, std::vector<uint32_t>(8, 0));
+  EXPECT_EQ(placeForNuma(shared, 4, 2).utilisation, 0.25);  // every CTA reads it all
+  // A C-Tile of 2 CTAs in a zone of 2 stays whole (Figure 19's C-Tiles below are unchanged).
+  EXPECT_EQ(numaPartition(linear(0x1000000, 256 * KB, 64 * KB, 8, 2), 16, 4, 2),
+            numaPartition(linear(0x1000000, 256 * KB, 64 * KB, 8, 2), 16, 4));
 }
 
 TEST(NumaPlacement, GridSmallerThanTheZoneCount) {

@@ -61,10 +61,12 @@ class IZonePlacement {
   // Where `addr` lives; `requester` is the module of the SM whose request asks (kNoRequester for
   // the levels below). May record a placement (first touch), hence not const.
   virtual ZonePlace place(uint64_t addr, uint32_t requester) = 0;
-  // A launch starts, with what its program says of its data (nullptr: nothing) and its grid.
-  virtual void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3]) {
+  // A launch starts, with what its program says of its data (nullptr: nothing), its grid and
+  // the CTAs of it one zone's SMs hold at once (0: not known).
+  virtual void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3], uint32_t ctasPerZone) {
     (void)hints;
     (void)grid;
+    (void)ctasPerZone;
   }
   // Counters (optional), into the memory statistics' "numa" object.
   virtual void reportStats(nlohmann::json& out) const { (void)out; }

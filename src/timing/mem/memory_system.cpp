@@ -316,8 +316,9 @@ void MemorySystemImpl::beginKernel() {
   kernelStartDram_ = nextCycle(kDram);
 }
 
-void MemorySystemImpl::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3]) {
-  if (placement_) placement_->beginLaunch(hints, grid);
+void MemorySystemImpl::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3],
+                                   uint32_t ctasPerSm) {
+  if (placement_) placement_->beginLaunch(hints, grid, params_.numSms / params_.modules * ctasPerSm);
 }
 
 void MemorySystemImpl::reportStats(nlohmann::json& out) const {

@@ -77,7 +77,7 @@ class MemorySystemImpl final : public MemorySystem {
   uint64_t nextEventPs(uint64_t nowPs) const override;
   uint64_t progress() const override;
   void beginKernel() override;
-  void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3]) override;
+  void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3], uint32_t ctasPerSm) override;
   void reportStats(nlohmann::json& out) const override;
 
   // For tests and tools.
