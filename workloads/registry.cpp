@@ -64,6 +64,8 @@ Workload conv2dWorkload();
 Workload liborWorkload();
 Workload lavamdWorkload();
 Workload dwt2dWorkload();
+Workload particlefilterWorkload();
+Workload streamclusterWorkload();
 
 std::vector<Workload> allWorkloads() {
   return {
@@ -112,6 +114,7 @@ std::vector<Workload> allWorkloads() {
       cfdWorkload(),
       lavamdWorkload(),
       pcrWorkload(),
+      particlefilterWorkload(),
       // irregular and dynamic programming
       bfsWorkload(),
       ssspWorkload(),
@@ -121,6 +124,7 @@ std::vector<Workload> allWorkloads() {
       nqueensWorkload(),
       spmvWorkload(),
       kmeansWorkload(),
+      streamclusterWorkload(),
       nwWorkload(),
       pathfinderWorkload(),
       // divergence and thread-private data
