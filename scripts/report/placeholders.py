@@ -39,3 +39,9 @@ def fill(template, values, source="discussion"):
     if unused:
         raise ReportError(f"{source}: value(s) without a placeholder: " + ", ".join(unused))
     return body.format(**values)
+
+
+def fill_file(path, values, source):
+    """fill() on the text of the file at `path` (UTF-8)."""
+    with open(path, encoding="utf-8") as f:
+        return fill(f.read(), values, source)

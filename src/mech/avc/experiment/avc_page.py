@@ -11,11 +11,11 @@ import os
 
 import avc_data as data
 import placeholders  # scripts/report, on the path of a template
+from page_text import NONE, page_stem, pct, signed  # scripts/report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOLDER = "src/mech/avc/experiment"
 DISCUSSION = f"{FOLDER}/discussion.md"
-NONE = "–"
 AVCS = ["avc-1", "avc-2", "avc-3"]
 
 # The paper's numbers (Collange & Kouyoumdjian 2011; ../shared/digests/avc-affine-vector-cache.md
@@ -44,14 +44,6 @@ PAPER = {
     "performance": 0.057, "energy": -0.11, "heartwall_performance": -0.003,
 }
 PROFILE_KERNELS = ["heartwall_track", "hotspot_pyramid", "cfd_flux", "stencil7_sweep"]
-
-
-def pct(x, digits=1):
-    return NONE if x is None else f"{100 * x:.{digits}f}%"
-
-
-def change(x):
-    return NONE if x is None else f"{100 * x:+.1f}%"
 
 
 def num(x, digits=1):
@@ -169,8 +161,8 @@ def table4_section(s):
     for v in AVCS:
         per_kernel, per_app = s.gains(v)
         summary.append([f"configuration {v[-1]}", f"{num(per_kernel)} / {num(per_app)}",
-                        f"{PAPER['registers'][v]:.1f}", change(s.capacity(v)),
-                        change(PAPER["capacity"][v])])
+                        f"{PAPER['registers'][v]:.1f}", signed(s.capacity(v)),
+                        signed(PAPER["capacity"][v])])
     return body + "\n\n" + table(
         ["", "registers gained over B (per kernel / per application)", "paper",
          "usable capacity", "paper"], summary)
@@ -179,14 +171,14 @@ def table4_section(s):
 def performance_section(s):
     rows = []
     for k in s.kernels:
-        rows.append([k.workload, k.name, str(k.half), change(_minus1(s.speedup(k))),
-                     change(_minus1(s.energy(k))),
-                     change(_minus1(s.energy(k, key="energy.dynamic_nj"))),
+        rows.append([k.workload, k.name, str(k.half), signed(_minus1(s.speedup(k))),
+                     signed(_minus1(s.energy(k))),
+                     signed(_minus1(s.energy(k, key="energy.dynamic_nj"))),
                      pct(s.avc_share(k, "avc-2")),
                      num(_per10k(s.traffic(k, "baseline")), 2), num(_per10k(s.traffic(k, "avc-2")), 2)])
     rows.append(["**mean**", "(geometric, applications equally weighted)", "",
-                 change(_minus1(s.suite(s.speedup))), change(_minus1(s.suite(s.energy))),
-                 change(_minus1(s.suite(lambda k: s.energy(k, key="energy.dynamic_nj")))),
+                 signed(_minus1(s.suite(s.speedup))), signed(_minus1(s.suite(s.energy))),
+                 signed(_minus1(s.suite(lambda k: s.energy(k, key="energy.dynamic_nj")))),
                  "", "", ""])
     return table(["workload", "kernel", "r", "performance", "energy", "dynamic energy",
                   "AVC hits (full or partial)", "traffic B", "traffic 2"], rows)
@@ -217,7 +209,7 @@ def ablation_section(s):
                     ("avc-2-clean-writeback", "clean AVC words written back too")):
         rows.append([what, pct(data.by_application(s.kernels, lambda k: s.avc_share(k, v))),
                      num(_per10k(data.by_application(s.kernels, lambda k: s.traffic(k, v))), 2),
-                     change(_minus1(s.suite(lambda k: s.speedup(k, v))))])
+                     signed(_minus1(s.suite(lambda k: s.speedup(k, v))))])
     return table(["at r = 0.5 rbase", "AVC hits", "traffic per 10k warp instructions",
                   "performance vs B"], rows)
 
@@ -283,24 +275,24 @@ def discussion_values(s):
         "paper_affine": pct(PAPER["affine_share"], 0),
         "generic_kernels": names(generic),
         "gain_2": num(s.gains("avc-2")[1]), "paper_gain_2": num(PAPER["registers"]["avc-2"]),
-        "capacity_2": change(s.capacity("avc-2")), "paper_capacity_2": change(PAPER["capacity"]["avc-2"]),
+        "capacity_2": signed(s.capacity("avc-2")), "paper_capacity_2": signed(PAPER["capacity"]["avc-2"]),
         "only_avc_kernels": names(only_avc), "worse_kernels": names(worse),
-        "performance_2": change(_minus1(s.suite(s.speedup))),
-        "paper_performance": change(PAPER["performance"]),
+        "performance_2": signed(_minus1(s.suite(s.speedup))),
+        "paper_performance": signed(PAPER["performance"]),
         "faster_kernels": names(faster),
-        "energy_2": change(_minus1(s.suite(s.energy))),
-        "dynamic_energy_2": change(_minus1(s.suite(lambda k: s.energy(k, key="energy.dynamic_nj")))),
+        "energy_2": signed(_minus1(s.suite(s.energy))),
+        "dynamic_energy_2": signed(_minus1(s.suite(lambda k: s.energy(k, key="energy.dynamic_nj")))),
         "avc_energy_share": pct(data.by_application(s.kernels, avc_energy_share)),
-        "paper_energy": change(PAPER["energy"]),
-        "heartwall_performance": change(_minus1(s.speedup(hw))) if hw else NONE,
+        "paper_energy": signed(PAPER["energy"]),
+        "heartwall_performance": signed(_minus1(s.speedup(hw))) if hw else NONE,
         "heartwall_hits": pct(s.avc_share(hw, "avc-2")) if hw else NONE,
-        "paper_heartwall": change(PAPER["heartwall_performance"]),
+        "paper_heartwall": signed(PAPER["heartwall_performance"]),
         "conflict_r": str(conflicts[1]) if conflicts else NONE,
         "conflict_dm": num(_per10k(conflicts[2]), 2) if conflicts else NONE,
         "conflict_3": num(_per10k(conflicts[3]), 2) if conflicts else NONE,
         "conflict_per_eviction": num(conflicts[4], 2) if conflicts else NONE,
         "word_major_hits": pct(word), "warp_major_hits": pct(warp),
-        "warp_major_performance": change(_minus1(s.suite(lambda k: s.speedup(k, "avc-2-warp-major")))),
+        "warp_major_performance": signed(_minus1(s.suite(lambda k: s.speedup(k, "avc-2-warp-major")))),
         "disagreements": pct(disagreements / classified, 3) if classified else NONE,
         "mismatches": f"{int(s.total('lp.check.mismatches')):,}",
         "checked_words": f"{int(s.total('lp.check.checked_words')):,}",
@@ -350,7 +342,7 @@ def write_plots(s, report, stem):
 
 def render(report):
     s = Study(report)
-    stem = os.path.splitext(os.path.basename(report.page))[0]
+    stem = page_stem(report)
     profile, bars = write_plots(s, report, stem)
     with open(os.path.join(HERE, "discussion.md")) as f:
         discussion = placeholders.fill(f.read(), discussion_values(s), DISCUSSION)
@@ -408,7 +400,7 @@ def render(report):
         "Each kernel at its own 0.5 rbase; performance = baseline cycles / AVC cycles − 1; energy "
         "= AVC / baseline − 1 (the chip's, static included, and dynamic only). Traffic: "
         "transactions with the level below per 10k warp instructions. Paper: "
-        f"{change(PAPER['performance'])} performance, {change(PAPER['energy'])} energy on average.",
+        f"{signed(PAPER['performance'])} performance, {signed(PAPER['energy'])} energy on average.",
         "",
         performance_section(s),
         "",

@@ -18,6 +18,7 @@ import avc_data as data  # noqa: E402
 import avc_page  # noqa: E402
 import budget_spec  # noqa: E402
 import sweep_report  # noqa: E402
+from sweep_fixture import write_tables  # noqa: E402
 
 # One workload "w" with kernel "k": rbase 10, smallest budget 4, so 0.5 rbase = 5.
 STAGE1 = {"w": {"k": (10, 4), "tiny": (6, 4)}}
@@ -78,9 +79,7 @@ def write_sweep(folder):
             os.makedirs(os.path.join(folder, "points", pid))
             with open(os.path.join(folder, "points", pid, "stats.json"), "w") as f:
                 json.dump(document(variant, budget), f)
-    for name, rows in (("points.jsonl", points), ("table.jsonl", table)):
-        with open(os.path.join(folder, name), "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in rows)
+    write_tables(folder, points, table)
     return sweep_report.Report(folder, os.path.join(folder, "docs", "avc.md"), plots=False)
 
 

@@ -25,7 +25,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 
 # shellcheck source=scripts/experiment_common.sh
-. "$root/scripts/experiment_common.sh"  # options, checks, run_sweep
+. "$root/scripts/experiment_common.sh"  # options, checks, run_sweep, write_page
 
 out=$root/build/experiments/avc
 parse_options "$@"
@@ -37,6 +37,4 @@ if ((!no_run)); then
   run_sweep "$out/budgets.toml" "$out/budgets"
 fi
 
-mkdir -p "$docs"
-"$warpsim" report "$out/budgets" --template "$here/avc_page.py" --out "$docs/avc.md" ||
-  die 1 "warpsim report failed"
+write_page "$out/budgets" "$here/avc_page.py" avc.md

@@ -60,6 +60,7 @@ import os
 import re
 import tomllib
 
+from run_stats import ratio, value_at  # scripts/report (the pages use data.ratio too)
 from summary_stats import geomean, mean  # noqa: F401 (the pages use data.mean, data.geomean)
 from sweep_report import ReportError  # scripts/report, on the path of a template
 
@@ -154,16 +155,6 @@ def config_value(directory, name, key):
     return None
 
 
-def ratio(a, b):
-    return None if a is None or b is None or b == 0 else a / b
-
-
-def _node(root, path):
-    for part in path.split("."):
-        root = root.get(part) if isinstance(root, dict) else None
-    return root
-
-
 class Run:
     """One point's totals."""
 
@@ -177,12 +168,12 @@ class Run:
         for k in stats.get("kernels") or []:
             t = k.get("timing") or {}
             self.kernels.append((k.get("regs_per_thread") or 0,
-                                 _node(t, "resources.assist_registers_per_thread") or 0,
-                                 _node(t, "occupancy.warps_per_sm"), k.get("cycles") or 0))
+                                 value_at(t, "resources.assist_registers_per_thread") or 0,
+                                 value_at(t, "occupancy.warps_per_sm"), k.get("cycles") or 0))
 
     def get(self, path):
         """A number of totals.timing by dotted path; None when absent."""
-        value = _node(self.timing, path)
+        value = value_at(self.timing, path)
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
     def count(self, path):
@@ -198,7 +189,7 @@ class Run:
 
     def compressed(self):
         """True when the run had a compressed memory (its memory.compression counters)."""
-        return isinstance(_node(self.timing, "memory.compression"), dict)
+        return isinstance(value_at(self.timing, "memory.compression"), dict)
 
     def burst_ratio(self):
         if not self.compressed():

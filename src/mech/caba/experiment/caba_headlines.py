@@ -23,26 +23,13 @@ A row whose numbers are missing is marked "no data", one whose variant has no ru
 
 import caba_data as data
 import caba_paper as paper
+from headline_rules import NOT_MET, verdict  # scripts/report
+from page_text import NONE, change, pct, signed  # scripts/report
 
 TOLERANCE = 0.05
 SHARE_TOLERANCE = 0.10
 HIGH_L2_HIT_RATE = 0.80  # Base's L2 hit rate from which a case counts as a high-hit one
-NONE = "–"
-MET, NOT_MET, NO_DATA, NOT_RUN = "met", "not met", "no data", "not run"
-
-
-def pct(x, digits=1):
-    return NONE if x is None else f"{100 * x:.{digits}f}%"
-
-
-def change(x):
-    """A ratio as a change: 1.417 -> +41.7%."""
-    return NONE if x is None else f"{100 * (x - 1):+.1f}%"
-
-
-def signed(x):
-    """A fraction as a signed percentage: -0.222 -> -22.2%."""
-    return NONE if x is None else f"{100 * x:+.1f}%"
+NOT_RUN = "not run"
 
 
 def times(x):
@@ -62,10 +49,6 @@ def near(study, ours, tolerance=TOLERANCE):
 
 def at_least(study, ours, tolerance=SHARE_TOLERANCE):
     return None if ours is None else ours >= study - tolerance - 1e-12
-
-
-def verdict(ok):
-    return NO_DATA if ok is None else (MET if ok else NOT_MET)
 
 
 def minus1(x):

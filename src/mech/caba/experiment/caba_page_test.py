@@ -23,6 +23,7 @@ import caba_paper  # noqa: E402
 import spec  # noqa: E402
 import sweep_report  # noqa: E402
 from caba_study import Study  # noqa: E402
+from sweep_fixture import write_tables  # noqa: E402
 
 # w1 and w2 compress (their DRAM bursts halve and quarter), w3 does not. IPC of each design over
 # Base's, for w1 and w2 (w3: 1 everywhere); Base's IPC is 1 at 1x, 0.5 at 0.5x, 2 at 2x.
@@ -120,9 +121,7 @@ def write_sweep(folder, workloads=("w1", "w2", "w3"), sizes=("small",), skip=(),
             os.makedirs(os.path.join(folder, "points", pid))
             with open(os.path.join(folder, "points", pid, "stats.json"), "w") as f:
                 json.dump(document(w, variant, base_2x), f)
-    for name, rows in (("points.jsonl", points), ("table.jsonl", table)):
-        with open(os.path.join(folder, name), "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in rows)
+    write_tables(folder, points, table)
     return sweep_report.Report(folder, os.path.join(folder, "docs", "caba.md"), plots=False)
 
 

@@ -30,13 +30,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 
 # shellcheck source=scripts/experiment_common.sh
-. "$root/scripts/experiment_common.sh"  # options, checks, run_sweep
+. "$root/scripts/experiment_common.sh"  # options, checks, run_sweep, write_page
 
 accept_size=1
 size_names="mixed|small|default|large"
 size=mixed
 accept_workloads=1
-out=""
 parse_options "$@"
 if [[ -z "$out" ]]; then
   out=$root/build/experiments/caba
@@ -51,6 +50,4 @@ if ((!no_run)); then
   dry_run_requested && exit 0  # the points listed, nothing run
 fi
 
-mkdir -p "$docs"
-"$warpsim" report "$out/sweep" --template "$here/caba_page.py" --out "$docs/caba.md" ||
-  die 1 "warpsim report failed"
+write_page "$out/sweep" "$here/caba_page.py" caba.md

@@ -18,26 +18,17 @@ import gscalar_metrics as gm
 import gscalar_plot
 import gscalar_stats
 import placeholders  # scripts/report, on the path of a template
+from page_text import NONE, change, page_command, page_stem, pct, status_words  # scripts/report
 from sweep_report import ReportError  # scripts/report, on the path of a template
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOLDER = "src/mech/gscalar/experiment"
 SELF, SPEC, RUN = f"{FOLDER}/gscalar_page.py", f"{FOLDER}/sweep.toml", f"{FOLDER}/run.sh"
 DISCUSSION = f"{FOLDER}/discussion.md"
-NONE = "–"
-
-
-def pct(x):
-    return NONE if x is None else f"{100 * x:.1f}%"
 
 
 def num(x, digits=2):
     return NONE if x is None else f"{x:.{digits}f}"
-
-
-def change(x):
-    """A normalised value as a change: 1.24 -> +24.0%."""
-    return NONE if x is None else f"{100 * (x - 1):+.1f}%"
 
 
 def points(x):
@@ -221,20 +212,9 @@ def render(report):
     workloads = [str(w) for w in report.axis("workload").values]
     per_workload = {w: gm.workload_metrics({c: runs[c][w] for c in configs}) for w in workloads}
     page = Page(workloads, per_workload, gm.suite_means(per_workload))
-    plot = gscalar_plot.write_plot(report, os.path.splitext(os.path.basename(report.page))[0]
+    plot = gscalar_plot.write_plot(report, page_stem(report)
                                    + ".png", workloads, per_workload, page.means)
     return text(report, page, runs, plot)
-
-
-def status_words(report):
-    """'189 passed' or '180 passed, 2 failed, 7 missing'."""
-    counts = report.status_counts()
-    words = [f"{counts.get('pass', 0)} passed"]
-    for status, word in (("fail", "failed"), ("verify-failed", "did not verify"),
-                         ("missing", "missing")):
-        if counts.get(status):
-            words.append(f"{counts[status]} {word}")
-    return ", ".join(words)
 
 
 def text(report, page, runs, plot):
@@ -250,7 +230,7 @@ def text(report, page, runs, plot):
              f"{status_words(report)}.  \n"
              f"Statistics: warpsim {any_run.version if any_run else NONE}, `--config {config}`, "
              f"size {size}, {len(page.workloads)} workloads.  \n"
-             f"Page: `warpsim report DIR --template {SELF}` (`{RUN}` runs both)."]
+             + page_command(SELF, RUN, "both")]
     parts.append(f"## Configurations\n\nEvery workload runs once per configuration, a variant of "
                  f"the sweep (`warpsim run WORKLOAD --size {size} --config {config} OPTIONS "
                  f"--stats ... -q`); paper settings: digest sections 2 and 5.\n\n" + table(

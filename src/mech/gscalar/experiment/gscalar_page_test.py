@@ -19,6 +19,7 @@ import gscalar_metrics as gm  # noqa: E402 (after the path on purpose)
 import gscalar_page  # noqa: E402
 import gscalar_stats  # noqa: E402
 import sweep_report  # noqa: E402
+from sweep_fixture import write_tables  # noqa: E402
 
 RF = ("sm", "register_file")
 
@@ -199,9 +200,7 @@ def write_sweep(folder, documents, workloads=("w",), sizes=("small",), plots=Fal
                     with open(os.path.join(folder, "points", point_id, "stats.json"), "w",
                               encoding="utf-8") as f:
                         json.dump(document, f)
-    for name, rows in (("points.jsonl", points), ("table.jsonl", table)):
-        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
-            f.writelines(json.dumps(row) + "\n" for row in rows)
+    write_tables(folder, points, table)
     return sweep_report.Report(folder, os.path.join(folder, "docs", "gscalar.md"), plots=plots)
 
 

@@ -27,11 +27,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 
 # shellcheck source=scripts/experiment_common.sh
-. "$root/scripts/experiment_common.sh"  # options, checks
+. "$root/scripts/experiment_common.sh"  # options, checks, write_page
 
 accept_size=1
-size=small
-out=""
 parse_options "$@"
 if [[ -z "$out" ]]; then
   out=$root/build/experiments/gscalar
@@ -60,6 +58,4 @@ if ((!no_run)); then
   ((status == 0)) || die 1 "warpsim sweep failed (exit status $status)"
 fi
 
-mkdir -p "$docs"
-"$warpsim" report "$out" --template "$here/gscalar_page.py" --out "$docs/gscalar.md" ||
-  die 1 "warpsim report failed"
+write_page "$out" "$here/gscalar_page.py" gscalar.md

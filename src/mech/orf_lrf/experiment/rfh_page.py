@@ -11,10 +11,10 @@ import os
 
 import placeholders  # scripts/report, on the path of a template
 import rfh_data as data
+from page_text import NONE, page_stem, pct, signed  # scripts/report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DISCUSSION = "src/mech/orf_lrf/experiment/discussion.md"
-NONE = "–"
 PHYS, VIRT = "minimal", "off"
 ENTRIES = list(range(1, 9))
 RFC_COMBOS = [("fifo", "hint"), ("fifo", "nohint"), ("lru", "hint"), ("lru", "nohint")]
@@ -30,14 +30,6 @@ PAPER = {
     "hw_extra_reads": 0.20, "sw_fewer_upper_writes": 0.20,
     "rfc6_reads": "40-60%", "rfc6_writes": "30-60% (40-80% with hints)",
 }
-
-
-def pct(x, digits=1):
-    return NONE if x is None else f"{100 * x:.{digits}f}%"
-
-
-def change(x):
-    return NONE if x is None else f"{100 * x:+.1f}%"
 
 
 def num(x, digits=2):
@@ -141,7 +133,7 @@ def validation(s):
     ipc8, ipc6 = s.ipc_vs_32("base"), s.ipc_vs_32("tl6")
     ok = ipc8 is not None and abs(ipc8 - 1) <= 0.01 and ipc6 is not None and ipc6 <= ipc8 + 1e-9
     rows.append(("1. two-level: A = 8 within about 1% of A = 32; A = 6 a small loss",
-                 f"A = 8: {change(None if ipc8 is None else ipc8 - 1)}, A = 6: {change(None if ipc6 is None else ipc6 - 1)} "
+                 f"A = 8: {signed(None if ipc8 is None else ipc8 - 1)}, A = 6: {signed(None if ipc6 is None else ipc6 - 1)} "
                  "(geomean IPC vs A = 32)", ok))
     fifo = [s.reads_avoided(f"rfc-fifo-nohint-{n}") for n in ENTRIES]
     lru = [s.reads_avoided(f"rfc-lru-nohint-{n}") for n in ENTRIES]
@@ -150,11 +142,11 @@ def validation(s):
     hints = s.hint_write_change(6)
     rows.append(("2. RFC filtering rises with entries; FIFO ≈ LRU up to 6; hints cut MRF writes by about 10-15%",
                  f"reads avoided {pct(fifo[0])} (1 entry) … {pct(fifo[-1])} (8); FIFO-LRU gap ≤ 3 points up to 6: "
-                 f"{'yes' if close else 'no'}; hints at 6 entries: MRF writes {change(hints)}",
+                 f"{'yes' if close else 'no'}; hints at 6 entries: MRF writes {signed(hints)}",
                  rising and close and hints is not None and hints <= -0.05))
     n, best = s.best("rfc-fifo-hint-")
     rows.append(("3. HW RFC energy optimum in 3-6 entries, about -34% to -36%",
-                 f"best at {n} entries: {change(best)}",
+                 f"best at {n} entries: {signed(best)}",
                  n is not None and 3 <= n <= 6 and best <= -0.25))
     hw_reads = s.total("rfc-fifo-hint-3", lambda r: r.level("rfc", "reads"))
     sw_reads = s.total("orf-3", lambda r: r.level("orf", "reads"))
@@ -163,8 +155,8 @@ def validation(s):
     more = data.ratio(hw_reads, sw_reads)
     fewer = data.ratio(sw_writes, hw_writes)
     rows.append(("4. HW RFC makes about 20% more upper-level reads than the SW ORF; SW about 20% fewer upper-level writes",
-                 f"HW/SW reads {change(None if more is None else more - 1)}, SW/HW writes "
-                 f"{change(None if fewer is None else fewer - 1)} (3 entries)",
+                 f"HW/SW reads {signed(None if more is None else more - 1)}, SW/HW writes "
+                 f"{signed(None if fewer is None else fewer - 1)} (3 entries)",
                  more is not None and fewer is not None and more >= 1.05 and fewer <= 0.95))
     sav = s.saving("orflrf-3")
     mpi = s.mrf_reads_per_instruction("orflrf-3")
@@ -174,7 +166,7 @@ def validation(s):
     ok = sav is not None and sav <= -0.45 and mpi is not None and mpi <= 0.5 and lrf is not None and lrf >= 0.2
     rows.append(("5. SW 3 levels (split LRF, 3-entry ORF): about -54%, 0.41 MRF reads per instruction, LRF ≈ 30% of "
                  "reads, Reduction/ScalarProd weakest",
-                 f"{change(sav)}, {num(mpi)} MRF reads/instruction, LRF {pct(lrf)} of reads; weakest: "
+                 f"{signed(sav)}, {num(mpi)} MRF reads/instruction, LRF {pct(lrf)} of reads; weakest: "
                  + ", ".join(weak_names), ok))
     return rows
 
@@ -239,8 +231,8 @@ def discussion_values(s):
     usage = s.value_usage()
     usage_v = s.value_usage(VIRT)
     v = {
-        "best_hw_entries": str(n_hw), "best_hw_saving": change(best_hw),
-        "best_sw_entries": str(n_sw), "best_sw_saving": change(best_sw),
+        "best_hw_entries": str(n_hw), "best_hw_saving": signed(best_hw),
+        "best_sw_entries": str(n_sw), "best_sw_saving": signed(best_sw),
         "read_once": pct(usage[0][1]) if usage else NONE,
         "read_more": pct(sum(usage[0][2:])) if usage else NONE,
         "read_once_virtual": pct(usage_v[0][1]) if usage_v else NONE,
@@ -250,11 +242,11 @@ def discussion_values(s):
         "mpi_base": num(s.mrf_reads_per_instruction("base")),
         "lrf_share": pct(s.share("orflrf-3", "lrf")),
     }
-    v["ipc_a8"] = change(None if s.ipc_vs_32("base") is None else s.ipc_vs_32("base") - 1)
-    v["ipc_a6"] = change(None if s.ipc_vs_32("tl6") is None else s.ipc_vs_32("tl6") - 1)
-    v["ipc_a4"] = change(None if s.ipc_vs_32("tl4") is None else s.ipc_vs_32("tl4") - 1)
-    v["ipc_gto"] = change(None if s.ipc_vs_32("gto") is None else s.ipc_vs_32("gto") - 1)
-    v["hint_writes"] = change(s.hint_write_change(6))
+    v["ipc_a8"] = signed(None if s.ipc_vs_32("base") is None else s.ipc_vs_32("base") - 1)
+    v["ipc_a6"] = signed(None if s.ipc_vs_32("tl6") is None else s.ipc_vs_32("tl6") - 1)
+    v["ipc_a4"] = signed(None if s.ipc_vs_32("tl4") is None else s.ipc_vs_32("tl4") - 1)
+    v["ipc_gto"] = signed(None if s.ipc_vs_32("gto") is None else s.ipc_vs_32("gto") - 1)
+    v["hint_writes"] = signed(s.hint_write_change(6))
     v["workloads"] = str(len(s.workloads))
     gaps = [100 * (s.saving(variant) - paper) for variant, _, paper in DESIGNS if s.saving(variant) is not None]
     v["gap_range"] = f"{min(gaps):.0f} to {max(gaps):.0f}" if gaps else NONE
@@ -264,18 +256,18 @@ def discussion_values(s):
     ipc = sorted((data.ratio(s.run("base", w).ipc, s.run("tl32", w).ipc), w) for w in s.workloads
                  if s.run("base", w) and s.run("tl32", w) and s.run("tl32", w).ipc)
     v["a8_within_1"] = str(sum(1 for r, _ in ipc if abs(r - 1) <= 0.01))
-    v["a8_worst"] = ", ".join(f"{w} {change(r - 1)}" for r, w in ipc[:2])
-    v["a8_best"] = ", ".join(f"{w} {change(r - 1)}" for r, w in ipc[-1:])
+    v["a8_worst"] = ", ".join(f"{w} {signed(r - 1)}" for r, w in ipc[:2])
+    v["a8_best"] = ", ".join(f"{w} {signed(r - 1)}" for r, w in ipc[-1:])
     hw = {k: s.total("rfc-fifo-hint-3", lambda r, k=k: r.level("rfc", k))
           for k in ("operand_reads", "writeback_reads", "result_writes")}
     sw = {k: s.total("orf-3", lambda r, k=k: r.level("orf", k)) for k in ("operand_reads", "result_writes", "fill_writes")}
     v["hw_writeback_share"] = pct(data.ratio(hw["writeback_reads"], hw["operand_reads"]), 0)
-    v["sw_more_operand_reads"] = change(None if not hw["operand_reads"] else sw["operand_reads"] / hw["operand_reads"] - 1)
-    v["sw_result_writes"] = change(None if not hw["result_writes"] else sw["result_writes"] / hw["result_writes"] - 1)
+    v["sw_more_operand_reads"] = signed(None if not hw["operand_reads"] else sw["operand_reads"] / hw["operand_reads"] - 1)
+    v["sw_result_writes"] = signed(None if not hw["result_writes"] else sw["result_writes"] / hw["result_writes"] - 1)
     v["sw_fill_share"] = pct(data.ratio(sw["fill_writes"], hw["result_writes"]), 0)
     order = sorted((s.energy_ratio("orflrf-3", w) or 1, w) for w in s.workloads)
-    v["sw3_best"] = ", ".join(f"{w} ({change(r - 1)})" for r, w in order[:3])
-    v["sw3_worst"] = ", ".join(f"{w} ({change(r - 1)})" for r, w in reversed(order[-3:]))
+    v["sw3_best"] = ", ".join(f"{w} ({signed(r - 1)})" for r, w in order[:3])
+    v["sw3_worst"] = ", ".join(f"{w} ({signed(r - 1)})" for r, w in reversed(order[-3:]))
     passes = [r.compiler.get("orf-lrf") or {} for r in s.runs.get(("orflrf-3", PHYS), {}).values()]
     strands = sum(p.get("strand_count", 0) for p in passes)
     v["strand_length"] = num(data.ratio(sum(p.get("instructions", 0) for p in passes), strands), 1)
@@ -284,17 +276,17 @@ def discussion_values(s):
     for w in ("scalar-prod", "reduce-tree", "reduce-shfl", "dgemm-tiled"):
         key = w.replace("-", "_")
         ratio = s.energy_ratio("orflrf-3", w)
-        v[f"saving_{key}"] = change(None if ratio is None else ratio - 1)
+        v[f"saving_{key}"] = signed(None if ratio is None else ratio - 1)
         v[f"rank_{key}"] = str(s.rank("orflrf-3", w))
     for variant, key in (("rfc-fifo-hint-3", "hw2"), ("orf-3", "sw2"), ("rfc3", "hw3"), ("orflrf-3", "sw3")):
-        v[f"saving_{key}"] = change(s.saving(variant))
-        v[f"saving_{key}_virtual"] = change(s.saving(variant, VIRT))
+        v[f"saving_{key}"] = signed(s.saving(variant))
+        v[f"saving_{key}_virtual"] = signed(s.saving(variant, VIRT))
     return v
 
 
 def render(report):
     s = Study(report)
-    stem = os.path.splitext(os.path.basename(report.page))[0]
+    stem = page_stem(report)
     plots = write_plots(s, report, stem)
     with open(os.path.join(HERE, "discussion.md")) as f:
         discussion = placeholders.fill(f.read(), discussion_values(s), DISCUSSION)
@@ -337,7 +329,7 @@ def render(report):
             "IPC relative to all 32 warps active (two-level with A = 32), geometric mean over the workloads; "
             "thesis: 8 active warps match 32, 6 lose about 1% on compute traces.", "",
             "| active warps A | 4 | 6 | 8 | 32 | single-level GTO |", "|---|---|---|---|---|---|",
-            "| IPC vs A = 32 | " + " | ".join(change(None if x is None else x - 1) for x in
+            "| IPC vs A = 32 | " + " | ".join(signed(None if x is None else x - 1) for x in
                                               (s.ipc_vs_32("tl4"), s.ipc_vs_32("tl6"), s.ipc_vs_32("base"), 1.0,
                                                s.ipc_vs_32("gto"))) + " |", ""]
     out += ["## Hardware register file cache: MRF traffic avoided (s5)", "",
@@ -359,7 +351,7 @@ def render(report):
     out += ["| entries | " + " | ".join(str(n) for n in ENTRIES) + " |", "|---|" + "---|" * len(ENTRIES)]
     for prefix, label in (("rfc-fifo-hint-", "HW RFC (FIFO, hints)"), ("orf-", "SW ORF"),
                           ("orflrf-", "SW split LRF + ORF")):
-        out.append(f"| {label} | " + " | ".join(change(s.saving(f"{prefix}{n}")) for n in ENTRIES) + " |")
+        out.append(f"| {label} | " + " | ".join(signed(s.saving(f"{prefix}{n}")) for n in ENTRIES) + " |")
     out += ["", "## MRF reads per instruction, software three levels (Table 6.1)", "",
             "| ORF entries | baseline | " + " | ".join(str(n) for n in ENTRIES) + " |",
             "|---|---|" + "---|" * len(ENTRIES),
@@ -371,18 +363,18 @@ def render(report):
     out += ["## Software three levels: LRF and the allocator's optimisations (s6.3-6.4)", "",
             "| quantity | thesis | ours |", "|---|---|---|",
             f"| LRF share of operand reads (split LRF, 3-entry ORF) | {pct(PAPER['lrf_share'], 0)} | {pct(split)} |",
-            f"| LRF reads, split vs unified LRF | {change(PAPER['split_more_lrf_reads'])} | "
-            f"{change(None if not unified or split is None else split / unified - 1)} |",
+            f"| LRF reads, split vs unified LRF | {signed(PAPER['split_more_lrf_reads'])} | "
+            f"{signed(None if not unified or split is None else split / unified - 1)} |",
             f"| RF energy without forward-branch, read-operand and partial-range allocation | "
-            f"{change(PAPER['optimisations'])} | "
-            f"{change(None if noopt is None or s.saving('orflrf-3') is None else (1 + noopt) / (1 + s.saving('orflrf-3')) - 1)} |",
+            f"{signed(PAPER['optimisations'])} | "
+            f"{signed(None if noopt is None or s.saving('orflrf-3') is None else (1 + noopt) / (1 + s.saving('orflrf-3')) - 1)} |",
             ""]
     out += ["## RF energy per design and workload (Fig 6.13, 6.16)", ""]
     if plots.get("bars"):
         out += [f"![RF energy per workload]({plots['bars']})", ""]
     out += ["| design | thesis | ours, physical registers | ours, virtual registers |", "|---|---|---|---|"]
     for variant, label, paper in DESIGNS:
-        out.append(f"| {label} | {change(paper)} | {change(s.saving(variant))} | {change(s.saving(variant, VIRT))} |")
+        out.append(f"| {label} | {signed(paper)} | {signed(s.saving(variant))} | {signed(s.saving(variant, VIRT))} |")
     out += ["", "Per workload (RF energy, % of single level):", "",
             "| workload | " + " | ".join(label for _, label, _ in DESIGNS) + " |", "|---|" + "---|" * len(DESIGNS)]
     for w in s.workloads:

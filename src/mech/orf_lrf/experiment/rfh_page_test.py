@@ -18,6 +18,7 @@ import rfh_data as data  # noqa: E402
 import rfh_page  # noqa: E402
 import spec  # noqa: E402
 import sweep_report  # noqa: E402
+from sweep_fixture import write_tables  # noqa: E402
 
 IPC = {"tl4": 0.9, "tl6": 0.99, "tl32": 1.0, "base": 1.0, "gto": 1.0}
 
@@ -70,9 +71,7 @@ def write_sweep(folder):
             os.makedirs(os.path.join(folder, "points", pid))
             with open(os.path.join(folder, "points", pid, "stats.json"), "w") as f:
                 json.dump(document(variant), f)
-    for name, rows in (("points.jsonl", points), ("table.jsonl", table)):
-        with open(os.path.join(folder, name), "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in rows)
+    write_tables(folder, points, table)
     return sweep_report.Report(folder, os.path.join(folder, "docs", "rf-hierarchy.md"), plots=False)
 
 

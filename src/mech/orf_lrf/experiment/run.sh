@@ -23,7 +23,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 
 # shellcheck source=scripts/experiment_common.sh
-. "$root/scripts/experiment_common.sh"  # options, checks, run_sweep
+. "$root/scripts/experiment_common.sh"  # options, checks, run_sweep, write_page
 
 out=$root/build/experiments/rf-hierarchy
 parse_options "$@"
@@ -34,6 +34,4 @@ if ((!no_run)); then
   run_sweep "$out/spec.toml" "$out/sweep"
 fi
 
-mkdir -p "$docs"
-"$warpsim" report "$out/sweep" --template "$here/rfh_page.py" --out "$docs/rf-hierarchy.md" ||
-  die 1 "warpsim report failed"
+write_page "$out/sweep" "$here/rfh_page.py" rf-hierarchy.md

@@ -50,29 +50,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 
 # shellcheck source=scripts/experiment_common.sh
-. "$root/scripts/experiment_common.sh"  # options, checks
-
-# --quick is this experiment's own option: taken out before the common ones are parsed.
-quick=0
-args=()
-while [[ $# -gt 0 ]]; do
-  if [[ $1 == -- ]]; then
-    args+=("$@")
-    break
-  fi
-  if [[ $1 == --quick ]]; then quick=1; else args+=("$1"); fi
-  shift
-done
+. "$root/scripts/experiment_common.sh"  # options, checks, write_page
 
 accept_size=1
-size=small
 accept_workloads=1
-out=""
-parse_options "${args[@]+"${args[@]}"}"
-if [[ -z "$out" ]]; then
-  out=$root/build/experiments/unified-storage-$size
-  ((quick)) && out+=-quick
-fi
+accept_quick=1
+parse_options "$@"
+default_out unified-storage
 
 if ((!no_run)); then
   mkdir -p "$out"
@@ -91,6 +75,4 @@ if ((!no_run)); then
   dry_run_requested && exit 0  # the points listed, nothing run
 fi
 
-mkdir -p "$docs"
-"$warpsim" report "$out/sweep" --template "$here/unified_page.py" --out "$docs/unified-storage.md" ||
-  die 1 "warpsim report failed"
+write_page "$out/sweep" "$here/unified_page.py" unified-storage.md

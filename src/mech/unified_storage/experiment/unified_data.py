@@ -15,6 +15,7 @@ the same work, so cycles compare directly, and performance per watt is 1 / energ
 
 import re
 
+from run_stats import ratio, value_at  # scripts/report
 from sweep_report import ReportError
 
 CONFIG = "fermi-unified"
@@ -151,19 +152,6 @@ def budget_order(budget):
     return (0, 0) if budget == "minimal" else (1, -int(budget))
 
 
-def ratio(a, b):
-    return None if a is None or not b else a / b
-
-
-def _path(document, path):
-    x = document
-    for p in path.split("."):
-        if not isinstance(x, dict) or p not in x:
-            return None
-        x = x[p]
-    return x
-
-
 class Run:
     """What the page takes from one run's statistics; `where` names the point in messages."""
 
@@ -199,7 +187,7 @@ class Run:
     def required(self, path):
         """The statistic at `path` (dots, from the document's root); a ReportError naming it
         when the run lacks it (a simulator without the statistic must not give a page)."""
-        value = _path(self.stats, path)
+        value = value_at(self.stats, path)
         if value is None:
             raise ReportError(f"statistic {path} is missing in the run {self.where} (the bank study needs "
                               "it: a simulator without bank arbitration cannot give this page)")
@@ -207,7 +195,7 @@ class Run:
 
     def value(self, path, default):
         """The statistic at `path`, or `default` when the run lacks it."""
-        value = _path(self.stats, path)
+        value = value_at(self.stats, path)
         return default if value is None else value
 
     def main_launch(self):

@@ -20,33 +20,14 @@ application, Needle at the fastest blocking that fits each design):
 
 import unified_data as data
 import unified_paper as paper
+# scripts/report; MET, NOT_MET and NO_DATA for the tests, as hl.MET
+from headline_rules import MET, NO_DATA, NOT_MET  # noqa: F401
+from headline_rules import HALF, NO_RUNS, HeadlineList, Row, change_met, verdict
+from page_text import NONE, pct, points, signed  # scripts/report
 
-NONE = "–"
-HALF = 0.5
 MATCH = 0.01       # "matches 256/64/64": within 1%
 UNCHANGED = 0.02   # DRAM "no reduction": a change above -2%
 NOISE = paper.HOTSPOT_NOISE
-
-MET, NOT_MET, NO_DATA = "met", "not met", "no data"
-
-
-def pct(x, digits=1):
-    return NONE if x is None else f"{100 * x:.{digits}f}%"
-
-
-def signed(x, digits=1):
-    return NONE if x is None else f"{100 * x:+.{digits}f}%"
-
-
-def points(x, digits=1):
-    return NONE if x is None else f"{100 * x:+.{digits}f} pp"
-
-
-def change_met(ours, study):
-    """Met when ours has the study's sign and at least half its size."""
-    if ours is None:
-        return None
-    return ours * study > 0 and abs(ours) >= HALF * abs(study)
 
 
 def listing(values, fmt=signed):
@@ -54,22 +35,11 @@ def listing(values, fmt=signed):
     return ", ".join(f"{paper.name_of(a)} {fmt(v)}" for a, v in values.items()) or NONE
 
 
-class Row:
-    def __init__(self, group, result, study, ours, verdict, reason):
-        self.group, self.result, self.study, self.ours = group, result, study, ours
-        self.verdict, self.reason = verdict, reason
-
-
-class Headlines:
-    def __init__(self, study):
-        self.s = study
-        self.rows = []
-
+class Headlines(HeadlineList):
     def _add(self, group, result, study, ours, ok, reason):
-        verdict = NO_DATA if ok is None else (MET if ok else NOT_MET)
         if ok is None and not reason:
-            reason = "the runs it compares did not pass or were not in the sweep"
-        self.rows.append(Row(group, result, study, ours, verdict, reason))
+            reason = NO_RUNS
+        self.rows.append(Row(group, result, study, ours, verdict(ok), reason))
 
     def build(self):
         self._performance()
@@ -78,9 +48,6 @@ class Headlines:
         self._per_watt()
         self._banks()
         return self
-
-    def not_met(self, group):
-        return [r for r in self.rows if r.group == group and r.verdict == NOT_MET]
 
     def _all_six(self, values):
         return len(values) == len(paper.APPLICATIONS)

@@ -22,6 +22,7 @@ import unified_data as data  # noqa: E402
 import unified_headlines as hl  # noqa: E402
 import unified_metrics as m  # noqa: E402
 import unified_page  # noqa: E402
+from sweep_fixture import spec_points, write_tables  # noqa: E402
 from unified_data import Variant  # noqa: E402
 from unified_study import Study  # noqa: E402
 
@@ -83,14 +84,14 @@ class SpecTest(unittest.TestCase):
         # three blockings. nw 33 + 12 + 3; mummer 15 + 8 + 10; bfs, pcr, hotspot 15 + 8 + 5;
         # dgemm-tiled 15 + 16 + 5: 201.
         parsed = tomllib.loads(spec.spec_text(data.APPS, "small", data.DESIGNS, list(data.MODS), SHARE))
-        points = grid(parsed)
+        points = spec_points(parsed)
         counts = {}
         for w, _, _ in points:
             counts[w] = counts.get(w, 0) + 1
         self.assertEqual(counts, {"nw": 48, "mummer": 33, "bfs": 28, "dgemm-tiled": 36, "pcr": 28, "hotspot": 28})
         self.assertEqual({(w, z) for w, z, _ in points},
                          {(w, int(spec.SIZE_AT["small"][w])) for w in data.APPS})
-        quick = grid(tomllib.loads(spec.spec_text(data.APPS, "small", spec.QUICK_DESIGNS, list(data.MODS), SHARE,
+        quick = spec_points(tomllib.loads(spec.spec_text(data.APPS, "small", spec.QUICK_DESIGNS, list(data.MODS), SHARE,
                                                   quick=True)))
         self.assertEqual(len(quick), 18 + 5 * 6)
 
@@ -117,20 +118,6 @@ class SpecTest(unittest.TestCase):
             self.assertEqual(spec.mods_available(folder), ["noarb", "orflrf"])
             open(os.path.join(folder, "unified-aggressive.toml"), "w").close()
             self.assertEqual(spec.mods_available(folder), ["noarb", "orflrf", "aggr"])
-
-
-def grid(parsed):
-    """The points of a parsed spec: (workload, size, variant) not excluded."""
-    axes = parsed["axes"]
-    out = []
-    for w in axes["workload"]:
-        for z in axes["size"]:
-            for v in axes["variant"]:
-                point = {"workload": w, "size": z, "variant": v}
-                if not any(all(point[k] in (x if isinstance(x, list) else [x]) for k, x in e.items())
-                           for e in parsed.get("exclude", [])):
-                    out.append((w, z, v))
-    return out
 
 
 # The hand-made sweep: the six applications, every design, baseline cycles 1000, DRAM bursts
@@ -225,7 +212,7 @@ def write_sweep(folder, mods=("noarb", "orflrf", "aggr"), drop=None, broken=None
     with open(os.path.join(folder, "spec.toml"), "w") as f:
         f.write(text)
     points, table = [], []
-    for w, z, name in grid(tomllib.loads(text)):
+    for w, z, name in spec_points(tomllib.loads(text)):
         v = data.parse_variant(name)
         pid = f"{len(points):016x}"
         axes = {"workload": w, "size": z, "config": data.CONFIG, "variant": name}
@@ -242,9 +229,7 @@ def write_sweep(folder, mods=("noarb", "orflrf", "aggr"), drop=None, broken=None
         table.append(dict({"id": pid}, **axes, status="pass", wall_seconds=1.0))
         with open(os.path.join(folder_of, "stats.json"), "w") as f:
             json.dump(document(w, v, drop), f)
-    for name, rows in (("points.jsonl", points), ("table.jsonl", table)):
-        with open(os.path.join(folder, name), "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in rows)
+    write_tables(folder, points, table)
     return sweep_report.Report(folder, os.path.join(folder, "docs", "unified-storage.md"), plots=False)
 
 

@@ -42,29 +42,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 
 # shellcheck source=scripts/experiment_common.sh
-. "$root/scripts/experiment_common.sh"  # options, checks, run_sweep
-
-# --quick is this experiment's own option: taken out before the common ones are parsed.
-quick=0
-args=()
-while [[ $# -gt 0 ]]; do
-  if [[ $1 == -- ]]; then
-    args+=("$@")
-    break
-  fi
-  if [[ $1 == --quick ]]; then quick=1; else args+=("$1"); fi
-  shift
-done
+. "$root/scripts/experiment_common.sh"  # options, checks, run_sweep, write_page
 
 accept_size=1
-size=small
 accept_workloads=1
-out=""
-parse_options "${args[@]+"${args[@]}"}"
-if [[ -z "$out" ]]; then
-  out=$root/build/experiments/zorua-$size
-  ((quick)) && out+=-quick
-fi
+accept_quick=1
+parse_options "$@"
+default_out zorua
 
 if ((!no_run)); then
   mkdir -p "$out"
@@ -75,6 +59,4 @@ if ((!no_run)); then
   dry_run_requested && exit 0  # the points listed, nothing run
 fi
 
-mkdir -p "$docs"
-"$warpsim" report "$out/sweep" --template "$here/zorua_page.py" --out "$docs/zorua.md" ||
-  die 1 "warpsim report failed"
+write_page "$out/sweep" "$here/zorua_page.py" zorua.md

@@ -38,7 +38,6 @@ Usage: python3 spec.py SPEC_OUT [--size small|default|large|N] [--workloads a,b,
 --quick: a handful of specifications per application (QUICK), for trying the pipeline.
 """
 
-import argparse
 import json
 import os
 import subprocess
@@ -48,9 +47,8 @@ sys.dont_write_bytecode = True  # no __pycache__ beside the sources it imports
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "scripts", "report"))
 import zorua_data as data  # noqa: E402
-from spec_text import toml_list  # noqa: E402
-
-ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
+from spec_options import ROOT, add_warpsim_option, spec_parser, study_workloads  # noqa: E402
+from spec_text import axes_lines, exclude_lines, first_seen, size_value, toml_list  # noqa: E402
 
 # Shared bytes per block of the workloads that take them (a subset of `warpsim list --specs`),
 # chosen to span the occupancy each allows on a 48 KB Fermi SM: dct8x8 5, 2 and 1 CTAs; nqueens
@@ -127,22 +125,11 @@ def app_size(app, size):
     return SIZE_AT.get(app, {}).get(str(size), str(size))
 
 
-def size_value(size):
-    return int(size) if str(size).isdigit() else size
-
-
 def spec_text(workloads, size, accepted, designs, quick=False, configs=None):
     configs = configs or list(data.GENERATIONS)
     per_app = {w: app_specs(w, accepted, quick) for w in workloads}
-    sizes = []
-    for w in workloads:
-        if app_size(w, size) not in sizes:
-            sizes.append(app_size(w, size))
-    pairs = []
-    for w in workloads:
-        for t, s, _ in per_app[w]:
-            if (t, s) not in pairs:
-                pairs.append((t, s))
+    sizes = first_seen(app_size(w, size) for w in workloads)
+    pairs = first_seen((t, s) for w in workloads for t, s, _ in per_app[w])
     pairs.sort(key=lambda p: (p[0], p[1] or 0))
     variants = [data.variant_name(d, t, s) for d in designs for t, s in pairs]
     budgets = []
@@ -157,24 +144,15 @@ def spec_text(workloads, size, accepted, designs, quick=False, configs=None):
         f'name = "{name}"',
         'description = "Zorua: applications x resource specifications x designs x GPU generations"',
         "",
-        "[axes]",
-        f"workload = {toml_list(workloads)}",
-        f"size = {toml_list([size_value(z) for z in sizes])}",
-        f"config = {toml_list(configs)}",
-        f"variant = {toml_list(variants)}",
-        "",
+        *axes_lines(workloads, [size_value(z) for z in sizes], configs, variants),
         "[axes.set]",
         f'"{data.BUDGET_KEY}" = {toml_list(budgets)}',
         "",
     ]
     for w in workloads:
-        other_sizes = [size_value(z) for z in sizes if z != app_size(w, size)]
-        if other_sizes:
-            lines += ["[[exclude]]", f'workload = "{w}"', f"size = {toml_list(other_sizes)}", ""]
+        lines += exclude_lines(w, "size", [size_value(z) for z in sizes if z != app_size(w, size)])
         own = {(t, s) for t, s, _ in per_app[w]}
-        others = [v for v in variants if data.parse_variant(v)[1:] not in own]
-        if others:
-            lines += ["[[exclude]]", f'workload = "{w}"', f"variant = {toml_list(others)}", ""]
+        lines += exclude_lines(w, "variant", [v for v in variants if data.parse_variant(v)[1:] not in own])
         other_budgets = [b for b in budgets if b not in {b for _, _, b in per_app[w]}]
         if other_budgets:
             lines += ["[[exclude]]", f'workload = "{w}"',
@@ -200,18 +178,13 @@ def designs_available(overlays_dir):
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(prog="spec.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("out")
-    parser.add_argument("--size", default="small")
-    parser.add_argument("--workloads", default="")
+    parser = spec_parser(__doc__)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--warpsim", default=os.path.join(ROOT, "build", "apps", "warpsim", "warpsim"))
+    add_warpsim_option(parser)
     args = parser.parse_args(argv[1:])
     accepted = accepted_specs(args.warpsim)
-    workloads = [w for w in args.workloads.split(",") if w] or APPS
+    workloads = study_workloads(args.workloads, APPS)
     for w in workloads:
-        if w not in APPS:
-            raise SystemExit(f"spec.py: {w} is not an application of the study here (known: {', '.join(APPS)})")
         if w not in accepted:
             raise SystemExit(f"spec.py: {w} accepts no resource specification (`{args.warpsim} list --specs`)")
         missing = [s for s in SHARED.get(w, []) if s not in accepted[w][1]]

@@ -10,6 +10,7 @@ specification of an application does the same work, so cycles compare directly.
 
 import re
 
+from run_stats import ratio  # noqa: F401 (scripts/report; the page and plots use data.ratio)
 from summary_stats import mean
 
 DESIGNS = ["base", "wlm", "zorua"]
@@ -50,10 +51,6 @@ def spec_label(spec):
     threads, shared, budget = spec
     text = str(threads) + ("" if shared is None else f"/{shared}")
     return text if budget == "minimal" else f"{text}/r{budget}"
-
-
-def ratio(a, b):
-    return None if a is None or not b else a / b
 
 
 class Run:

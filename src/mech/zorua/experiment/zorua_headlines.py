@@ -16,27 +16,11 @@ for the porting loss, which spans the three.
 
 import zorua_data as data
 import zorua_paper as paper
+from headline_rules import HALF, MET, NO_DATA, NOT_MET, HeadlineList, Row, change_met  # scripts/report
+from page_text import NONE, pct, signed  # scripts/report
 
 RATE_TOLERANCE = 0.02
-HALF = 0.5
-NONE = "–"
-
-MET, NOT_MET, NO_DATA, NOT_MEASURED = "met", "not met", "no data", "not measured"
-
-
-def pct(x, digits=1):
-    return NONE if x is None else f"{100 * x:.{digits}f}%"
-
-
-def signed(x, digits=1):
-    return NONE if x is None else f"{100 * x:+.{digits}f}%"
-
-
-def change_met(ours, study):
-    """Met when ours has the study's sign and at least half its size."""
-    if ours is None:
-        return None
-    return ours * study > 0 and abs(ours) >= HALF * abs(study)
+NOT_MEASURED = "not measured"
 
 
 def reduction(base, design):
@@ -46,17 +30,7 @@ def reduction(base, design):
     return 1.0 - design / base
 
 
-class Row:
-    def __init__(self, group, result, study, ours, verdict, reason):
-        self.group, self.result, self.study, self.ours = group, result, study, ours
-        self.verdict, self.reason = verdict, reason
-
-
-class Headlines:
-    def __init__(self, study):
-        self.s = study
-        self.rows = []
-
+class Headlines(HeadlineList):
     def _add(self, group, result, study, ours, ok, reason, verdict=None):
         if verdict is None:
             verdict = NO_DATA if ok is None else (MET if ok else NOT_MET)
@@ -73,9 +47,6 @@ class Headlines:
         self._hit_rates()
         self._energy()
         return self
-
-    def not_met(self, group):
-        return [r for r in self.rows if r.group == group and r.verdict == NOT_MET]
 
     # -- performance range ------------------------------------------------------------------
 

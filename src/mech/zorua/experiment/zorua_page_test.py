@@ -21,6 +21,7 @@ import zorua_data as data  # noqa: E402
 import zorua_headlines as hl  # noqa: E402
 import zorua_metrics as m  # noqa: E402
 import zorua_page  # noqa: E402
+from sweep_fixture import write_tables  # noqa: E402
 from zorua_study import Study  # noqa: E402
 
 # What `warpsim list --specs` printed when the experiment was written (its format and values).
@@ -276,9 +277,7 @@ def write_sweep(folder, designs=("base", "wlm", "zorua"), configs=("gtx480", "k4
         os.makedirs(os.path.join(folder, "points", pid))
         with open(os.path.join(folder, "points", pid, "stats.json"), "w") as f:
             json.dump(document(w, c, design, threads), f)
-    for name, rows in (("points.jsonl", points), ("table.jsonl", table)):
-        with open(os.path.join(folder, name), "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in rows)
+    write_tables(folder, points, table)
     return sweep_report.Report(folder, os.path.join(folder, "docs", "zorua.md"), plots=False)
 
 
