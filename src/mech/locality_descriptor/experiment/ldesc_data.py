@@ -2,16 +2,26 @@
 reads it): the applications, the configurations, how a variant names a run, and what the page
 takes from each run's statistics.
 
-Every run is on gtx480 with the overlay ldesc-chip (the study's single-chip GPU, Table 3) and
-`l1.count_footprint = true` (the per-SM working set). A variant is one of:
+The single-chip (reuse-locality) study runs on gtx480 with the overlay ldesc-chip (the study's
+single-chip GPU, Table 3) and `l1.count_footprint = true` (the per-SM working set). Its variants:
   base                     Baseline: round-robin CTA scheduling, LRU allocate-on-miss L1
   l1x4                     the selection filter's 4x L1 (`l1.size` four times ldesc-chip's)
   bcs, ldesc-sched, ldesc-pref, ldesc-cache, ldesc
                            the study's single-chip configurations (s2.6), the overlay of that name
   fixed-XxYxZ              the motivation study (s2.2): clusters of X x Y x Z CTAs on one SM
                            (`cta_scheduler.clusters = "fixed"`), clipped to each launch's grid
-Each workload runs at one size, so (workload, variant) names a point. Performance is 1 / the
-run's total cycles (all its launches): the variants of a workload do the same work.
+The NUMA study runs on mcm-4gpm (4 modules of 16 SMs; xor zone placement) with no overlay for its
+Baseline. Its variants (names apart from the single-chip ones, so that (workload, variant) still
+names one point):
+  numa-base                Baseline: XOR-hashed zone placement, round-robin CTA scheduling
+  numa-bw2x                the NUMA selection filter's 2x memory bandwidth (`dram.channels` twice
+                           mcm-4gpm's: 16 channels per module of the same DRAM timing)
+  numa-first-touch, ldesc-placement, ldesc-numa
+                           FirstTouch-Distrib, LDesc-Placement and LDesc (s2.6), the overlay of
+                           that name
+Each workload runs at one size per study, so (workload, variant) names a point. Performance is
+1 / the run's total cycles (all its launches): the variants of a workload in one study do the
+same work.
 """
 
 import re
@@ -65,6 +75,32 @@ SHAPE_X = [1, 2, 4, 8]
 SHAPE_Y = [1, 2, 4, 8]
 SHAPE_Z = [1, 2, 4]
 SHAPES = [(x, y, z) for z in SHAPE_Z for y in SHAPE_Y for x in SHAPE_X]
+
+# The NUMA study (s2.2 case study 2, s2.4.4, s2.6): the 4-module GPU, its selection filter and
+# its four configurations.
+NUMA_CONFIG = "mcm-4gpm"
+ZONES = 4                   # mcm-4gpm's modules (NUMA zones)
+CHANNELS = 32               # mcm-4gpm's memory channels (Table 3)
+BW_FACTOR = 2               # s2.6: 2x memory bandwidth ...
+BW_GAIN = 0.40              # ... gives more than 40%: the application is memory-bandwidth-sensitive
+NUMA_BASELINE = "numa-base"
+NUMA_FILTER = "numa-bw2x"
+# (variant, name on the page, overlay on mcm-4gpm).
+NUMA_CONFIGS = [("numa-base", "Baseline", None), ("numa-first-touch", "FirstTouch-Distrib", "numa-first-touch"),
+                ("ldesc-placement", "LDesc-Placement", "ldesc-placement"), ("ldesc-numa", "LDesc", "ldesc-numa")]
+NUMA_NAMES = {v: n for v, n, _ in NUMA_CONFIGS}
+FIRST_TOUCH = "numa-first-touch"
+PLACEMENT = "ldesc-placement"
+LDESC_NUMA = "ldesc-numa"
+# The applications the NUMA discussion names (s2.6; whether PF, SC and TRA are in Figs. 21-23 is
+# not stated), in the order the digest names them: the four configurations run on these.
+NUMA_SET = ["scalar-prod", "pathfinder", "atax", "mvt", "libor", "doitgen", "histogram", "syrk", "spmv",
+            "laplace3d", "lavamd"]
+# L-N3's and L-N4's groups.
+FT_BEST = ["scalar-prod", "pathfinder"]              # FirstTouch-Distrib's efficiency the best
+FT_SKEWED = ["atax", "mvt", "libor"]                 # FirstTouch-Distrib heavily skewed
+FT_LOW = ["doitgen", "histogram", "syrk", "spmv"]    # FirstTouch-Distrib's efficiency low
+LDESC_WEAK = ["spmv", "laplace3d", "pathfinder", "lavamd", "histogram"]  # LDesc less effective
 
 _SHAPE = re.compile(r"^fixed-(\d+)x(\d+)x(\d+)$")
 
@@ -129,6 +165,59 @@ class Run:
         self.kernels = stats.get("kernels", [])
         self.version = stats.get("warpsim_version")
         self.config = stats.get("config", {})
+        # The NUMA counters (mcm-4gpm runs), summed over the run's launches.
+        numa = memory.get("numa")
+        if not isinstance(numa, dict):
+            numa = self._summed_numa()
+        self.numa = numa
+        self.local_requests = numa.get("local_requests") if numa else None
+        self.remote_requests = numa.get("remote_requests") if numa else None
+        self.zone_requests = numa.get("zone_requests") if numa else None
+        link = [numa.get(k) for k in ("link_request_bytes", "link_reply_bytes")] if numa else [None]
+        self.link_bytes = None if None in link else sum(link)
+
+    def _summed_numa(self):
+        """`memory.numa`'s counters summed over the launches (numbers, and lists per zone
+        element by element), for statistics whose totals lack them; None when no launch has them."""
+        out = None
+        for k in self.kernels:
+            numa = value_at(k, "timing.memory.numa")
+            if not isinstance(numa, dict):
+                continue
+            out = {} if out is None else out
+            for key, x in numa.items():
+                if isinstance(x, bool) or not isinstance(x, (int, float, list)):
+                    continue
+                if isinstance(x, list):
+                    have = out.get(key) or [0] * len(x)
+                    out[key] = [a + b for a, b in zip(have, x)] if len(have) == len(x) else have
+                else:
+                    out[key] = out.get(key, 0) + x
+        return out
+
+    def access_efficiency(self):
+        """Requests to the SM's own zone over all requests that left the SMs (the study's access
+        efficiency), None without the NUMA counters."""
+        if self.local_requests is None or self.remote_requests is None:
+            return None
+        return ratio(self.local_requests, self.local_requests + self.remote_requests)
+
+    def zone_shares(self):
+        """Each zone's share of the requests, in zone order, None without the counters."""
+        zones = self.zone_requests
+        if not isinstance(zones, list) or not zones or not sum(zones):
+            return None
+        return [z / sum(zones) for z in zones]
+
+    def placement_ranges(self):
+        """The first launch's zone bits of the descriptors placement
+        (`timing.memory.numa.placement.ranges`: base, bytes, bit each), and its predicted local
+        fraction; (None, None) when no launch had the placement."""
+        for k in self.kernels:
+            placement = value_at(k, "timing.memory.numa.placement")
+            if isinstance(placement, dict):
+                return placement.get("ranges") or [], placement.get("predicted_local_fraction")
+        return None, None
 
     def counter(self, name):
         """A counter of `memory.l1d` (prefetches, prefetch_hits, pinned_evictions, ...), 0 when the
@@ -179,12 +268,16 @@ class Sweep:
         self.runs = {}
         self.failed = []
         self.apps, self.variants, self.sizes = [], {}, {}
+        self.numa_sizes, self.configs = {}, {}
         for p in report.points:
             app, variant = p.axes.get("workload"), str(p.axes.get("variant", ""))
             if app not in self.apps:
                 self.apps.append(app)
             self.variants.setdefault(app, []).append(variant)
-            self.sizes.setdefault(app, str(p.axes.get("size")))
+            config = p.axes.get("config", CONFIG)
+            sizes = self.numa_sizes if config == NUMA_CONFIG else self.sizes
+            sizes.setdefault(app, str(p.axes.get("size")))
+            self.configs[(app, variant)] = config
             if p.status == "pass":
                 stats = report.stats(p)
                 if stats:
@@ -220,9 +313,29 @@ class Sweep:
         """The applications with runs of the single-chip configurations beyond the baseline."""
         return [a for a in self.apps if any(self.has(a, v) for v in TECHNIQUES + [LDESC])]
 
+    def numa_apps(self):
+        """The applications with NUMA runs (the filter or a configuration), in APPS's order."""
+        return [a for a in self.apps if a in self.numa_sizes]
+
+    def numa_config_apps(self):
+        """The applications with runs of the NUMA configurations beyond the baseline."""
+        return [a for a in self.apps if any(self.has(a, v) for v, _, o in NUMA_CONFIGS if o)]
+
+    def chip_runs(self):
+        """The runs of the single-chip study (on CONFIG)."""
+        return [r for key, r in self.runs.items() if self.configs.get(key, CONFIG) == CONFIG]
+
+    def numa_runs(self):
+        """The runs of the NUMA study (on NUMA_CONFIG)."""
+        return [r for key, r in self.runs.items() if self.configs.get(key) == NUMA_CONFIG]
+
     @property
     def size(self):
-        return ", ".join(f"{a} {self.sizes[a]}" for a in self.apps) or None
+        return ", ".join(f"{a} {self.sizes[a]}" for a in self.apps if a in self.sizes) or None
+
+    @property
+    def numa_size(self):
+        return ", ".join(f"{a} {self.numa_sizes[a]}" for a in self.apps if a in self.numa_sizes) or None
 
     def version(self):
         return next((r.version for r in self.runs.values() if r.version), None)

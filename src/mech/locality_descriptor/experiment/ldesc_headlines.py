@@ -13,6 +13,16 @@ the applications that have both runs; hit-rate changes in percentage points):
     "at least as fast" allows NOISE;
   - a statement about named applications is met when it holds on each of them that was run
     ("can hurt" on at least one); with none of them run it has no data.
+The NUMA study (L-N1 .. L-N5; speedups over the NUMA Baseline on mcm-4gpm, over the applications
+of its set that were run) adds:
+  - a level the study reports (an access efficiency) is met when ours is at least half and at
+    most twice it (the two rules above, on the level itself);
+  - a distribution "close to 25% per zone" is met when the largest zone's share, averaged over
+    the applications, is at most EVEN_MAX_SHARE (half as much again as an even share); a
+    "heavily skewed" one when the largest zone's share of each named application is above it;
+  - "best" allows NOISE; "low" and "less effective" mean below that configuration's own mean
+    access efficiency over the applications run; "largely ineffective" means a mean speedup at
+    most half LDesc's (or at most NOISE).
 """
 
 import ldesc_data as data
@@ -24,6 +34,17 @@ from ldesc_study import SENSITIVE_WS
 from page_text import NONE, pct, points, signed  # scripts/report
 
 NOISE = 0.01
+EVEN_MAX_SHARE = 1.5 / data.ZONES
+
+
+def level_met(ours, study):
+    """Met when ours is at least half and at most twice the study's level (None: no data)."""
+    return None if ours is None else HALF * study <= ours <= study / HALF
+
+
+def factor(gain):
+    """A gain as a speedup factor: 1.8 -> 2.80x."""
+    return NONE if gain is None else f"{1.0 + gain:.2f}x"
 
 
 def small_met(ours, study):
@@ -58,6 +79,7 @@ class Headlines(HeadlineList):
         self._motivation()
         self._configurations()
         self._observations()
+        self._numa()
         return self
 
     def row(self, ref):
@@ -221,3 +243,119 @@ class Headlines(HeadlineList):
         self._add("observations", "L-R4", "Prefetching and scheduling together are synergistic", "synergistic",
                   NONE, None, "the six configurations have no scheduling-plus-prefetching one (LDesc adds "
                   "cache management too), so this is not measured")
+
+    # -- the NUMA study (L-N1 .. L-N5) ---------------------------------------------------------
+
+    def _numa_apps(self):
+        return [a for a in data.NUMA_SET if a in self.s.numa_config_apps]
+
+    def _mean_of(self, values):
+        return None if not values else sum(values.values()) / len(values)
+
+    def _numa(self):
+        s = self.s
+        values = s.values(s.bandwidth_speedup, [a for a in data.NUMA_SET if a in s.numa_apps])
+        passed = [a for a in values if s.in_numa_set(a)]
+        ok = None if not values else len(passed) == len(values)
+        self._add("numa", "s2.6", f"The NUMA applications are memory-bandwidth-sensitive ({paper.NUMA_FILTER})",
+                  f"all {paper.NUMA_APPS}", NONE if ok is None else f"{len(passed)} of {len(values)}", ok,
+                  "" if ok is None else f"{data.BW_FACTOR}x bandwidth: "
+                  f"{listing({a: v - 1.0 for a, v in values.items()})}; "
+                  f"not passing: {names([a for a in values if a not in passed])}")
+
+        apps = self._numa_apps()
+        for over, study, study_max in ((data.NUMA_BASELINE, paper.NUMA_SPEEDUP, paper.NUMA_SPEEDUP_MAX),
+                                       (data.FIRST_TOUCH, paper.NUMA_OVER_FIRST_TOUCH,
+                                        paper.NUMA_OVER_FIRST_TOUCH_MAX)):
+            gains = s.values(lambda a, o=over: s.numa_gain(a, data.LDESC_NUMA, o), apps)
+            ours = self._mean_of(gains)
+            ok = change_met(ours, study)
+            name = data.NUMA_NAMES[over]
+            self._add("numa", "L-N1", f"LDesc's speedup over {name}, 4-module GPU (mean)", signed(study),
+                      signed(ours), ok, "" if ok is None else
+                      f"{listing(gains)}; the rule asks at least {signed(HALF * study)}")
+            top = max(gains.items(), key=lambda x: x[1]) if gains else None
+            ok = None if top is None else change_met(top[1], study_max)
+            self._add("numa", "L-N1", f"LDesc's largest speedup over {name}, 4-module GPU",
+                      f"up to {factor(study_max)}",
+                      NONE if top is None else f"{factor(top[1])} ({data.abbreviation(top[0])})", ok,
+                      "" if ok is None else f"the rule asks at least {factor(HALF * study_max)}")
+
+        means = {}
+        for v, name, _ in data.NUMA_CONFIGS:
+            effs = s.values(lambda a, v=v: s.efficiency(a, v), apps)
+            means[v] = self._mean_of(effs)
+            study = paper.EFFICIENCY[v]
+            ok = level_met(means[v], study)
+            self._add("numa", "L-N2", f"Access efficiency, {name} (mean)", pct(study), pct(means[v]), ok,
+                      "" if ok is None else f"{listing(effs, pct)}; the rule asks {pct(HALF * study)} to "
+                      f"{pct(min(1.0, study / HALF))}")
+        diffs = s.values(lambda a: None if s.efficiency(a, data.LDESC_NUMA) is None
+                         or s.efficiency(a, data.NUMA_BASELINE) is None
+                         else s.efficiency(a, data.LDESC_NUMA) - s.efficiency(a, data.NUMA_BASELINE), apps)
+        study = paper.EFFICIENCY[data.LDESC_NUMA] - paper.EFFICIENCY[data.NUMA_BASELINE]
+        ours = self._mean_of(diffs)
+        ok = change_met(ours, study)
+        self._add("numa", "L-N2", "Access efficiency, LDesc over Baseline (mean)", points(study), points(ours), ok,
+                  "" if ok is None else f"{listing(diffs, points)}; the rule asks at least {points(HALF * study)}")
+        order = [v for v, _, _ in sorted(data.NUMA_CONFIGS, key=lambda c: -paper.EFFICIENCY[c[0]])]
+        have = None not in [means[v] for v in order]
+        ok = None if not have else all(means[a] > means[b] for a, b in zip(order, order[1:]))
+        ours_order = NONE if not have else " > ".join(
+            data.NUMA_NAMES[v] for v in sorted(order, key=lambda v: -means[v]))
+        self._add("numa", "L-N2", "Access efficiency's order of the four configurations (means)",
+                  " > ".join(data.NUMA_NAMES[v] for v in order), ours_order, ok,
+                  "" if ok is None else ", ".join(f"{data.NUMA_NAMES[v]} {pct(means[v])}" for v in order))
+        for v, ref, result in ((data.NUMA_BASELINE, "L-N2", "Baseline's requests spread evenly over the zones"),
+                               (data.LDESC_NUMA, "L-N2", "LDesc's requests close to even over the zones (Fig. 23)")):
+            largest = s.values(lambda a, v=v: s.largest_share(a, v), apps)
+            ours = self._mean_of(largest)
+            ok = None if ours is None else ours <= EVEN_MAX_SHARE
+            self._add("numa", ref, result + ", largest zone's share (mean)",
+                      f"about {pct(paper.EVEN_SHARE, 0)}", pct(ours), ok,
+                      "" if ok is None else f"{listing(largest, pct)}; the rule asks at most {pct(EVEN_MAX_SHARE)}")
+
+        ft_mean = means[data.FIRST_TOUCH]
+        best = {}
+        for a in [a for a in data.FT_BEST if a in apps]:
+            effs = {v: s.efficiency(a, v) for v, _, _ in data.NUMA_CONFIGS}
+            if None in effs.values():
+                continue
+            best[a] = effs[data.FIRST_TOUCH] >= max(effs.values()) - NOISE
+        ok = None if not best else all(best.values())
+        self._add("numa", "L-N3", "FirstTouch-Distrib has the best access efficiency on SP and PT",
+                  f"best (within {pct(NOISE, 0)})",
+                  listing(s.values(lambda a: s.efficiency(a, data.FIRST_TOUCH), list(best)), pct), ok,
+                  "" if ok is None else ("holds on each" if ok else "another configuration is more efficient on "
+                                         + names([a for a, b in best.items() if not b])))
+        largest = s.values(lambda a: s.largest_share(a, data.FIRST_TOUCH), [a for a in data.FT_SKEWED if a in apps])
+        ok = None if not largest else all(x > EVEN_MAX_SHARE for x in largest.values())
+        self._add("numa", "L-N3", "FirstTouch-Distrib's requests heavily skewed on ATX, MVT and LIB "
+                  "(largest zone's share)", f"above {pct(EVEN_MAX_SHARE)}", listing(largest, pct), ok,
+                  "" if ok is None else ("holds on each" if ok else "not on " + listing(
+                      {a: x for a, x in largest.items() if x <= EVEN_MAX_SHARE}, pct)))
+        self._below_mean("L-N3", "FirstTouch-Distrib's access efficiency low on DT, HS, SK and SPMV", data.FT_LOW,
+                         data.FIRST_TOUCH, ft_mean, apps)
+        self._below_mean("L-N4", "LDesc less effective on SPMV, LPS, PT, LMD and HS (access efficiency)",
+                         data.LDESC_WEAK, data.LDESC_NUMA, means[data.LDESC_NUMA], apps)
+
+        placement = self._mean_of(s.values(lambda a: s.numa_gain(a, data.PLACEMENT), apps))
+        ldesc = self._mean_of(s.values(lambda a: s.numa_gain(a, data.LDESC_NUMA), apps))
+        limit = None if ldesc is None else max(NOISE, HALF * ldesc)
+        ok = None if placement is None or limit is None else placement <= limit
+        self._add("numa", "L-N5", "LDesc-Placement alone largely ineffective (mean speedup over Baseline)",
+                  "largely ineffective", signed(placement), ok,
+                  "" if ok is None else f"LDesc's is {signed(ldesc)}; the rule asks at most {signed(limit)}")
+        lp = self._mean_of(s.values(lambda a: s.largest_share(a, data.PLACEMENT), apps))
+        ft = self._mean_of(s.values(lambda a: s.largest_share(a, data.FIRST_TOUCH), apps))
+        ok = None if lp is None or ft is None else lp < ft
+        self._add("numa", "L-N5", "LDesc-Placement's requests less skewed than FirstTouch-Distrib's (largest "
+                  "zone's share, mean)", "lower", NONE if ok is None else f"{pct(lp)} against {pct(ft)}", ok)
+
+    def _below_mean(self, ref, result, named, variant, mean_value, apps):
+        effs = self.s.values(lambda a: self.s.efficiency(a, variant), [a for a in named if a in apps])
+        ok = None if not effs or mean_value is None else all(x < mean_value for x in effs.values())
+        self._add("numa", ref, result, f"below {data.NUMA_NAMES[variant]}'s mean", listing(effs, pct), ok,
+                  "" if ok is None else (f"{data.NUMA_NAMES[variant]}'s mean is {pct(mean_value)}; "
+                                         + ("holds on each" if ok else "not on " + listing(
+                                             {a: x for a, x in effs.items() if x >= mean_value}, pct))))

@@ -30,3 +30,21 @@ def in_cache_set(base_cycles, filter_cycles, threshold):
     s = speedup(base_cycles, filter_cycles)
     # Rounded so that exactly the threshold (1100 over 1000 cycles) is not above it in floating point.
     return None if s is None else round(s - 1.0, 12) > threshold
+
+
+def in_bandwidth_set(base_cycles, filter_cycles, threshold):
+    """The NUMA selection filter: True when the run with twice the memory bandwidth is more than
+    `threshold` faster than the baseline (the same strict rule as in_cache_set)."""
+    return in_cache_set(base_cycles, filter_cycles, threshold)
+
+
+def largest_share(shares):
+    """The largest zone's share of the requests (1 / zones when evenly spread)."""
+    return None if not shares else max(shares)
+
+
+def skew(shares):
+    """The largest zone's share over the smallest's (1 when even; None when a zone got none)."""
+    if not shares or not min(shares):
+        return None
+    return max(shares) / min(shares)

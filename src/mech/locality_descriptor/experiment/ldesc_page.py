@@ -1,4 +1,4 @@
-"""The Locality Descriptor results page (single chip), a `warpsim report` template: render(report)
+"""The Locality Descriptor results page (single chip and NUMA), a `warpsim report` template: render(report)
 returns docs/results/locality-descriptor.md and draws its plots beside it, from the sweep spec.py
 writes (run.sh):
 
@@ -11,6 +11,7 @@ discussion (discussion.md) is a template whose {name} placeholders are filled fr
 metrics (placeholders.fill), so no number on the page is typed by hand. Missing runs show as "–".
 The configuration section reads the resolved configuration run.sh writes beside the sweep
 (ldesc-chip.toml, `warpsim config show gtx480 --overlay ldesc-chip`); without it the section says so.
+The NUMA study's section is ldesc_numa_page.py's (with mcm-4gpm.toml, `warpsim config show mcm-4gpm`).
 """
 
 import os
@@ -18,6 +19,7 @@ import tomllib
 
 import ldesc_data as data
 import ldesc_headlines as hl
+import ldesc_numa_page as numa_page
 import ldesc_paper as paper
 import ldesc_plot as plot
 import placeholders  # scripts/report, on the path of a template
@@ -97,7 +99,7 @@ def configuration_section(report, s):
     out = ("## Configuration\n\nEvery run is `gtx480` with the overlay `ldesc-chip` (the study's single-chip GPU, "
            "its Table 3; `configs/overlays/ldesc-chip.toml`) and `--set l1.count_footprint=true` (the per-SM "
            "working set; it changes no timing). ")
-    sms = {r.config.get("sms") for r in s.sweep.runs.values() if r.config.get("sms")}
+    sms = {r.config.get("sms") for r in s.sweep.chip_runs() if r.config.get("sms")}
     if sms:
         out += f"The runs' statistics name {words(sorted(str(x) for x in sms))} SMs. "
     if config is None:
@@ -157,7 +159,11 @@ def headline_section(h):
             "`ldesc_headlines.py`: a change the study reports as a mechanism's effect is met when ours has its "
             f"sign and at least half its size; one it reports as small (\"only\") when ours is at most twice its "
             f"size; \"helps\", \"hurts\" and \"no gain\" are decided at {pct(hl.NOISE, 0)}. Hit rates are "
-            "hits / accesses of the L1 and their changes percentage points (pp).\n\n"
+            "hits / accesses of the L1 and their changes percentage points (pp). The NUMA study's rows (L-N, "
+            "speedups over the NUMA Baseline) add: an access efficiency the study reports is met when ours is at "
+            "least half and at most twice it; a zone distribution \"close to 25% per zone\" when the largest "
+            f"zone's share averages at most {pct(hl.EVEN_MAX_SHARE)}, \"heavily skewed\" when it is above that; "
+            "\"low\" and \"less effective\" mean below the configuration's own mean access efficiency.\n\n"
             + table(("", "result", "study", "ours", "", "why"), rows))
 
 
@@ -279,24 +285,27 @@ def configurations_section(s, images):
     return "\n\n".join(out)
 
 
-def not_yet_section():
-    out = ("## Not yet\n\n"
-           f"- **The NUMA study** (s2.2 case study 2, L-N1 .. L-N3: LDesc {signed(paper.NUMA_SPEEDUP)} on average "
-           "over the XOR-hashed Baseline on the 4-module GPU) is not run yet: its selection filter "
-           f"({paper.NUMA_FILTER}) and its four configurations on `mcm-4gpm` (Baseline with xor placement, "
-           "FirstTouch-Distrib `numa-first-touch`, LDesc-Placement `ldesc-placement`, LDesc `ldesc-numa`) are "
-           "built; their sweep and section of this page are a later step.")
+def not_yet_section(s):
+    items = []
+    if not s.numa_config_apps:
+        items.append(f"- **The NUMA study's four configurations** (L-N1 .. L-N5: LDesc {signed(paper.NUMA_SPEEDUP)} "
+                     "on average over the XOR-hashed Baseline on the 4-module GPU) are not in this sweep "
+                     "(`run.sh` runs them on `mcm-4gpm`).")
+    items.append("- **Scheduling plus prefetching alone** (L-R4's synergy) is none of the study's six configurations "
+                 "(LDesc adds cache management), so it is not measured.")
     if data.MISSING:
         missing = words(f"{name} ({abbr})" for name, abbr, _, _ in data.MISSING)
-        out += f"\n- **{missing}** of Table 4 are not in the suite yet; they are in neither the filter nor the studies."
-    return out
+        items.append(f"- **{missing}** of Table 4 are not in the suite yet; they are in neither the filter nor the "
+                     "studies.")
+    return "## Not yet\n\n" + "\n".join(items)
 
 
 def failures_section(s, report):
     lines = failure_lines(report, s.sweep.failed)
     if not lines:
         return None
-    return "## Points that did not pass\n\nEvery comparison that needs one of them shows \"–\".\n\n" + "\n".join(lines)
+    return ("## Points that did not pass\n\nEvery comparison that needs one of them shows \"–\".\n\n"
+            + "\n".join(lines))
 
 
 def extreme(values, pick, fmt=signed):
@@ -321,7 +330,7 @@ def discussion_values(s, h):
         r = s.run(a, data.LDESC)
         if r is not None and r.counter("prefetches"):
             unused[a] = r.counter("prefetch_unused") / r.counter("prefetches")
-    sms = next((r.config.get("sms") for r in s.sweep.runs.values() if r.config.get("sms")), None)
+    sms = next((r.config.get("sms") for r in s.sweep.chip_runs() if r.config.get("sms")), None)
     few = [a for a in s.apps if sms and s.base(a) is not None and (s.base(a).max_ctas() or 0) < sms]
     line_kb = LINE_BYTES / 1024
 
@@ -394,6 +403,7 @@ def discussion_values(s, h):
     }
     for group in ("filter", "motivation", "configs", "observations"):
         v[f"not_met_{group}"] = not_met_text(h, group)
+    v.update(numa_page.discussion_values(s, h))
     return v
 
 
@@ -403,30 +413,37 @@ def render(report):
     h = hl.Headlines(s).build()
     stem = page_stem(report)
     apps = [a for a in data.FIG20 if a in s.config_apps]
+    numa_apps = numa_page.apps_run(s)
     images = {
         "filter": plot.filter_bars(report, stem, s),
         "speedup": plot.speedup_bars(report, stem, s, apps),
         "hit_rate": plot.hit_rate_bars(report, stem, s, apps),
         "working_set": plot.working_set(report, stem, s),
+        "numa_filter": plot.numa_filter_bars(report, stem, s),
+        "numa_speedup": plot.numa_speedup_bars(report, stem, s, numa_apps),
+        "efficiency": plot.efficiency_bars(report, stem, s, numa_apps),
     }
     discussion = placeholders.fill_file(os.path.join(HERE, "discussion.md"), discussion_values(s, h),
                                         DISCUSSION)
     parts = [
-        "# Locality Descriptor (single chip): results",
+        "# Locality Descriptor: results",
         generated_note(f"{FOLDER}/ldesc_page.py", DISCUSSION),
         runs_text(report, FOLDER) + " (a point passes when its output verified against the CPU reference: the hints "
         f"never change results).  \n"
         f"Statistics: warpsim {sweep.version() or NONE}, configuration {data.CONFIG} + {data.CHIP}, sizes: "
         f"{sweep.size or NONE}.  \n"
+        f"NUMA study: configuration {data.NUMA_CONFIG}, sizes: {sweep.numa_size or NONE}.  \n"
         + page_command(f"{FOLDER}/ldesc_page.py", f"{FOLDER}/run.sh", "every step"),
         "Source: the Locality Descriptor (seed 001, chapter 3; digest "
         "`../shared/digests/xmem-and-locality-descriptor.md` s2.2, s2.4 to s2.7). What is modelled and every "
         "assumption: `src/mech/locality_descriptor/README.md`; the descriptors each workload gives: "
         "`workloads/<name>/driver.cpp`. Performance is 1 / the run's total cycles (all its launches); "
-        "definitions: `ldesc_data.py`, `ldesc_metrics.py`, `ldesc_study.py`. This page is the single-chip "
-        "(reuse-locality) part; the NUMA part is not yet run (last section but one).",
+        "definitions: `ldesc_data.py`, `ldesc_metrics.py`, `ldesc_study.py`. The study's two parts: the "
+        "single-chip (reuse-locality) study on a GTX 480-like GPU, then the NUMA study on a GPU of four modules "
+        "(its own section, after the six configurations); the headline table has both.",
         configuration_section(report, s), filter_section(s, images["filter"]), headline_section(h),
-        motivation_section(s, images["working_set"]), configurations_section(s, images), not_yet_section(),
+        motivation_section(s, images["working_set"]), configurations_section(s, images),
+        numa_page.section(report, s, images), not_yet_section(s),
         "## Discussion\n\n" + discussion,
     ]
     failures = failures_section(s, report)

@@ -1,6 +1,6 @@
 """Tests of the Locality Descriptor experiment's spec (spec.py), metrics (ldesc_metrics.py,
-ldesc_study.py), headline rules (ldesc_headlines.py) and page (ldesc_page.py), on a hand-made sweep
-whose numbers are worked out by hand. Run (ctest: locality_descriptor_experiment_page):
+ldesc_study.py), headline rules (ldesc_headlines.py) and page (ldesc_page.py, ldesc_numa_page.py),
+on a hand-made sweep of both parts of the study whose numbers are worked out by hand. Run (ctest: locality_descriptor_experiment_page):
   PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -s src/mech/locality_descriptor/experiment -p '*_test.py'
 """
 
@@ -21,7 +21,23 @@ import ldesc_page  # noqa: E402
 import spec  # noqa: E402
 import sweep_report  # noqa: E402
 from ldesc_study import Study  # noqa: E402
-from sweep_fixture import spec_points, write_tables  # noqa: E402
+from sweep_fixture import write_tables  # noqa: E402
+
+
+def spec_points(parsed):
+    """(workload, size, config, variant) of each point of a parsed spec that no [[exclude]]
+    leaves out, in the sweep's order (sweep_fixture's, with the config axis this spec has)."""
+    axes = parsed["axes"]
+    out = []
+    for w in axes["workload"]:
+        for z in axes["size"]:
+            for c in axes["config"]:
+                for v in axes["variant"]:
+                    point = {"workload": w, "size": z, "config": c, "variant": v}
+                    if not any(all(point[k] in (x if isinstance(x, list) else [x]) for k, x in e.items())
+                               for e in parsed.get("exclude", [])):
+                        out.append((w, z, c, v))
+    return out
 
 
 class MetricsTest(unittest.TestCase):
@@ -64,19 +80,35 @@ class DataTest(unittest.TestCase):
 
 class SpecTest(unittest.TestCase):
     def test_full_sweep(self):
-        # Filter 16 x 2; configurations 8 x 5; shapes 6 apps x 16 + 10 x 4: 208.
+        # Single chip: filter 16 x 2; configurations 8 x 5; shapes 6 apps x 16 + 10 x 4: 208.
+        # NUMA: filter 16 x 2; configurations 11 x 3: 65.
         parsed = tomllib.loads(spec.spec_text(data.APP_NAMES, "small"))
         points = spec_points(parsed)
-        self.assertEqual(len(points), 208)
-        self.assertEqual({(w, z) for w, z, _ in points}, {(w, int(spec.SIZE_AT["small"][w])) for w in data.APP_NAMES})
+        self.assertEqual(len(points), 273)
+        chip = [(w, z, v) for w, z, c, v in points if c == data.CONFIG]
+        numa = [(w, z, v) for w, z, c, v in points if c == data.NUMA_CONFIG]
+        self.assertEqual(len(chip), 208)
+        self.assertEqual(len(numa), 65)
+        self.assertEqual({(w, z) for w, z, _ in chip}, {(w, int(spec.SIZE_AT["small"][w])) for w in data.APP_NAMES})
+        self.assertEqual({(w, z) for w, z, _ in numa},
+                         {(w, int(spec.NUMA_SIZE_AT["small"][w])) for w in data.APP_NAMES})
         counts = {}
-        for w, _, _ in points:
+        for w, _, _ in chip:
             counts[w] = counts.get(w, 0) + 1
         self.assertEqual(counts["syrk"], 23)
         self.assertEqual(counts["libor"], 11)
         self.assertEqual(counts["transpose"], 18)
         self.assertEqual(counts["atax"], 6)
-        self.assertEqual(len(spec_points(tomllib.loads(spec.spec_text(data.APP_NAMES, "small", quick=True)))), 72)
+        self.assertEqual(sorted(v for w, _, v in numa if w == "syrk"),
+                         sorted(["numa-base", "numa-bw2x", "numa-first-touch", "ldesc-placement", "ldesc-numa"]))
+        self.assertEqual(sorted(v for w, _, v in numa if w == "dwt2d"), ["numa-base", "numa-bw2x"])
+        self.assertEqual(len(spec_points(tomllib.loads(spec.spec_text(data.APP_NAMES, "small", quick=True)))),
+                         72 + 65)
+
+    def test_a_number_size_is_every_application_s_in_both_studies(self):
+        points = spec_points(tomllib.loads(spec.spec_text(["syrk", "dwt2d"], "100")))
+        self.assertEqual({z for _, z, _, _ in points}, {100})
+        self.assertEqual(len(points), 23 + 23 + 5 + 2)  # both in the Fig. 20 set
 
     def test_variants(self):
         v = tomllib.loads(spec.spec_text(["syrk"], "default"))["variants"]
@@ -87,6 +119,14 @@ class SpecTest(unittest.TestCase):
         self.assertEqual(v["fixed-2x4x1"]["sets"], ["l1.count_footprint=true", 'cta_scheduler.impl="clusters"',
                                                     'cta_scheduler.clusters="fixed"', "cta_scheduler.cluster_x=2",
                                                     "cta_scheduler.cluster_y=4", "cta_scheduler.cluster_z=1"])
+        # The NUMA variants: no overlay for Baseline, 64 channels for the filter, one overlay each.
+        self.assertNotIn("overlays", v["numa-base"])
+        self.assertNotIn("sets", v["numa-base"])
+        self.assertEqual(v["numa-bw2x"]["sets"], ["dram.channels=64"])
+        self.assertNotIn("overlays", v["numa-bw2x"])
+        self.assertEqual(v["numa-first-touch"]["overlays"], ["numa-first-touch"])
+        self.assertEqual(v["ldesc-placement"]["overlays"], ["ldesc-placement"])
+        self.assertEqual(v["ldesc-numa"]["overlays"], ["ldesc-numa"])
 
 
 # The hand-made sweep. Every run: 1000 L1 accesses, 15 SMs. Baseline: 1000 cycles, 500 hits
@@ -115,6 +155,55 @@ CONFIG = {("syrk", "ldesc"): {"cycles": 700, "hits": 1000}, ("doitgen", "ldesc")
           ("syrk", "ldesc-sched"): {"ws": 20, "cycles": 950, "merges": 600},
           ("libor", "ldesc-pref"): {"cycles": 1100}, ("lavamd", "ldesc-pref"): {"cycles": 1050},
           ("spmv", "ldesc-pref"): {"cycles": 995}}
+
+
+# The NUMA study (mcm-4gpm, 64 SMs). Every run: 1000 requests, link bytes 100,000 requests +
+# 200,000 replies. NUMA Baseline: 2000 cycles, 250 local (25%), zones 250 each.
+# Filter (2x bandwidth) cycles: syrk 1400 (+42.9%: in), doitgen 1430 (+39.9%: out), spmv 1000
+# (+100%), libor 1500, dwt2d 1000 (in, outside the named set); others 2000. Of the 11 named: 2.
+# Configurations (others as the NUMA Baseline):
+#   LDesc: syrk 1000 cycles, 900 local, zones 260/240/250/250; doitgen 1600; spmv 400 local.
+#     Gains over Baseline: SK +100%, DT +25%: mean 1.25 / 11 = +11.4%; largest 2.00x (SK).
+#     Over FirstTouch-Distrib: SK 1200 / 1000 (+20%), DT 2000 / 1600 (+25%): mean +4.1%, largest 1.25x (DT).
+#     Efficiency: (0.9 + 0.4 + 9 x 0.25) / 11 = 32.3%; over Baseline (0.65 + 0.15) / 11 = +7.3 pp.
+#     Largest share: (0.26 + 10 x 0.25) / 11 = 25.1%.
+#   FirstTouch-Distrib: syrk 1200 cycles, 600 local, zones 700/100/100/100; scalar-prod 800 local;
+#     atax zones 400/200/200/200, mvt 500/200/150/150.
+#     Efficiency (0.6 + 0.8 + 9 x 0.25) / 11 = 33.2%; largest share (0.7 + 0.4 + 0.5 + 8 x 0.25) / 11 = 32.7%.
+#   LDesc-Placement: syrk 1900 cycles, 350 local: efficiency 2.85 / 11 = 25.9%; gain 0.0526 / 11 = +0.5%.
+NUMA_FILTER = {"syrk": 1400, "doitgen": 1430, "spmv": 1000, "libor": 1500, "dwt2d": 1000}
+NUMA_CONFIG = {("syrk", "ldesc-numa"): {"cycles": 1000, "local": 900, "zones": [260, 240, 250, 250]},
+               ("doitgen", "ldesc-numa"): {"cycles": 1600}, ("spmv", "ldesc-numa"): {"local": 400},
+               ("syrk", "numa-first-touch"): {"cycles": 1200, "local": 600, "zones": [700, 100, 100, 100]},
+               ("scalar-prod", "numa-first-touch"): {"local": 800},
+               ("atax", "numa-first-touch"): {"zones": [400, 200, 200, 200]},
+               ("mvt", "numa-first-touch"): {"zones": [500, 200, 150, 150]},
+               ("syrk", "ldesc-placement"): {"cycles": 1900, "local": 350}}
+PLACEMENT = {"ranges": [{"base": 0, "bytes": 262144, "bit": 12}, {"base": 262144, "bytes": 524288, "bit": 16}],
+             "predicted_local_fraction": 0.75}
+
+
+def numa_numbers(app, variant):
+    n = {"cycles": 2000, "local": 250, "zones": [250, 250, 250, 250]}
+    if variant == data.NUMA_FILTER:
+        n["cycles"] = NUMA_FILTER.get(app, 2000)
+    else:
+        n.update(NUMA_CONFIG.get((app, variant), {}))
+    return n
+
+
+def numa_document(app, variant):
+    n = numa_numbers(app, variant)
+    numa = {"zone_requests": n["zones"], "local_requests": n["local"], "remote_requests": 1000 - n["local"],
+            "link_request_bytes": 100000, "link_reply_bytes": 200000}
+    kernel_numa = dict(numa)
+    if variant in ("ldesc-numa", "ldesc-placement"):
+        kernel_numa["placement"] = PLACEMENT
+    kernel = {"name": "k", "grid": [4, 4, 1] if app in data.GRID_DIMS else [16, 1, 1], "cycles": n["cycles"],
+              "timing": {"memory": {"numa": kernel_numa}}}
+    return {"warpsim_version": "test", "config": {"name": "mcm-4gpm", "sms": 64}, "kernels": [kernel],
+            "totals": {"cycles": n["cycles"], "timing": {"memory": {"l1d": {"accesses": 1000, "hits": 500},
+                                                                    "numa": numa}}}}
 
 
 def numbers(app, variant):
@@ -146,9 +235,44 @@ def document(app, variant, grid_of=None):
                        "timing": {"memory": {"l1d": l1, "l1d_footprint": {"lines": 15 * n["ws"], "sms": 15}}}}}
 
 
-def write_sweep(folder, quick=False, broken=None, bad_grid=False, chip=True):
+MCM = """[gpu]
+num_sms = 64
+modules = 4
+[clocks]
+core = 1400.0
+dram = 750.0
+[sm]
+registers = 32768
+shared_bytes = 49152
+schedulers = 2
+[sm.warp_scheduler]
+impl = "gto"
+[cta_scheduler]
+impl = "round-robin"
+[l1]
+size = 32768
+assoc = 4
+[l2]
+size = 4194304
+assoc = 16
+[dram]
+channels = 32
+banks = 16
+scheduler = "fr-fcfs"
+burst_cycles = 1
+[module_link]
+gbps = 96
+[zone_placement]
+impl = "xor"
+page_bytes = 65536
+"""
+
+
+def write_sweep(folder, quick=False, broken=None, bad_grid=False, chip=True, numa=True, skip=()):
     """The hand-made sweep in folder/sweep; `broken` (workload, variant) fails, `bad_grid` gives
-    libor's runs a 2-D grid, `chip` writes the resolved configuration beside the sweep."""
+    libor's runs a 2-D grid, `chip` writes the resolved configurations beside the sweep (mcm-4gpm's
+    with 96 GB/s links), `numa` False leaves the NUMA study's points out, `skip` names (workload,
+    variant) points that are missing (listed but not run)."""
     sweep = os.path.join(folder, "sweep")
     os.makedirs(sweep)
     text = spec.spec_text(data.APP_NAMES, "small", quick)
@@ -157,10 +281,14 @@ def write_sweep(folder, quick=False, broken=None, bad_grid=False, chip=True):
     if chip:
         with open(os.path.join(folder, "ldesc-chip.toml"), "w") as f:
             f.write('[gpu]\nnum_sms = 15\n[l1]\nsize = 16384\nassoc = 4\n')
+        with open(os.path.join(folder, "mcm-4gpm.toml"), "w") as f:
+            f.write(MCM)
     points, table = [], []
-    for w, z, v in spec_points(tomllib.loads(text)):
+    for w, z, c, v in spec_points(tomllib.loads(text)):
+        if c == data.NUMA_CONFIG and not numa:
+            continue
         pid = f"{len(points):016x}"
-        axes = {"workload": w, "size": z, "config": data.CONFIG, "variant": v}
+        axes = {"workload": w, "size": z, "config": c, "variant": v}
         points.append({"id": pid, "axes": axes, "argv": ["run", w]})
         point_dir = os.path.join(sweep, "points", pid)
         os.makedirs(point_dir)
@@ -169,9 +297,13 @@ def write_sweep(folder, quick=False, broken=None, bad_grid=False, chip=True):
                 json.dump({"id": pid, "status": "fail", "stderr_tail": ["warpsim: error: something"]}, f)
             table.append(dict({"id": pid}, **axes, status="fail"))
             continue
+        if (w, v) in skip:
+            table.append(dict({"id": pid}, **axes, status="missing"))
+            continue
         table.append(dict({"id": pid}, **axes, status="pass"))
         with open(os.path.join(point_dir, "stats.json"), "w") as f:
-            json.dump(document(w, v, [4, 2, 1] if bad_grid and w == "libor" else None), f)
+            json.dump(numa_document(w, v) if c == data.NUMA_CONFIG else
+                      document(w, v, [4, 2, 1] if bad_grid and w == "libor" else None), f)
     write_tables(sweep, points, table)
     return sweep_report.Report(sweep, os.path.join(folder, "docs", "locality-descriptor.md"), plots=False)
 
@@ -223,7 +355,7 @@ class SweepTest(unittest.TestCase):
 
     def test_headlines(self):
         h = hl.Headlines(self.s).build()
-        got = {(r.ref, r.result): (r.ours, r.verdict) for r in h.rows}
+        got = {(r.ref, r.result): (r.ours, r.verdict) for r in h.rows if r.group != "numa"}
         self.maxDiff = None
         self.assertEqual(got, {
             ("s2.6", "The Fig. 20 applications are cache-sensitive (a 4x L1 gives more than +10%)"):
@@ -265,6 +397,173 @@ class SweepTest(unittest.TestCase):
         self.assertEqual([r.ref for r in h.not_met("observations")], ["L-R4"])
 
 
+class NumaTest(unittest.TestCase):
+    """The NUMA study on the hand-made sweep (numbers worked out above NUMA_FILTER), written once
+    for the class (no test changes it)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.report = write_sweep(cls.folder.name)
+        cls.s = Study(data.Sweep(cls.report))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def test_filter_and_sizes(self):
+        s = self.s
+        self.assertEqual(s.numa_set(), ["syrk", "dwt2d", "spmv"])
+        self.assertAlmostEqual(s.bandwidth_speedup("doitgen"), 2000 / 1430)
+        self.assertFalse(s.in_numa_set("doitgen"))
+        self.assertEqual(s.numa_config_apps, [a for a in data.APP_NAMES if a in data.NUMA_SET])
+        self.assertEqual(s.sweep.numa_sizes["syrk"], spec.NUMA_SIZE_AT["small"]["syrk"])
+        self.assertEqual(s.sweep.sizes["syrk"], spec.SIZE_AT["small"]["syrk"])
+        self.assertEqual(len(s.sweep.numa_runs()), 65)
+        self.assertEqual(len(s.sweep.chip_runs()), 208)
+
+    def test_metrics(self):
+        s = self.s
+        self.assertAlmostEqual(s.numa_speedup("syrk", "ldesc-numa"), 2.0)
+        self.assertAlmostEqual(s.numa_speedup("syrk", "ldesc-numa", "numa-first-touch"), 1.2)
+        self.assertAlmostEqual(s.efficiency("syrk", "ldesc-numa"), 0.9)
+        self.assertAlmostEqual(s.efficiency("atax", "numa-base"), 0.25)
+        self.assertEqual(s.shares("mvt", "numa-first-touch"), [0.5, 0.2, 0.15, 0.15])
+        self.assertAlmostEqual(s.largest_share("syrk", "numa-first-touch"), 0.7)
+        self.assertAlmostEqual(s.skew("syrk", "numa-first-touch"), 7.0)
+        self.assertEqual(s.link_bytes("syrk", "numa-base"), 300000)
+        self.assertEqual(s.run("syrk", "ldesc-numa").placement_ranges(), (PLACEMENT["ranges"], 0.75))
+        self.assertEqual(s.run("syrk", "numa-base").placement_ranges(), (None, None))
+        self.assertIsNone(s.efficiency("syrk", "base"))  # a single-chip run has no NUMA counters
+        self.assertIsNone(m.skew([0.5, 0.5, 0.0, 0.0]))
+
+    def test_counters_summed_over_launches_without_totals(self):
+        doc = numa_document("syrk", "numa-first-touch")
+        doc["kernels"].append(json.loads(json.dumps(doc["kernels"][0])))
+        del doc["totals"]["timing"]["memory"]["numa"]
+        r = data.Run(doc, "two launches")
+        self.assertEqual((r.local_requests, r.remote_requests), (1200, 800))
+        self.assertEqual(r.zone_requests, [1400, 200, 200, 200])
+        self.assertEqual(r.link_bytes, 600000)
+        self.assertAlmostEqual(r.access_efficiency(), 0.6)
+        self.assertIsNone(data.Run({"kernels": [{"timing": {"memory": {}}}]}, "none").zone_shares())
+
+    def test_headlines(self):
+        h = hl.Headlines(self.s).build()
+        got = {(r.ref, r.result): (r.ours, r.verdict) for r in h.rows if r.group == "numa"}
+        self.maxDiff = None
+        self.assertEqual(got, {
+            ("s2.6", "The NUMA applications are memory-bandwidth-sensitive (2x memory bandwidth gives more than "
+                     "+40%, on the 4-module GPU)"): ("2 of 11", hl.NOT_MET),
+            ("L-N1", "LDesc's speedup over Baseline, 4-module GPU (mean)"): ("+11.4%", hl.NOT_MET),
+            ("L-N1", "LDesc's largest speedup over Baseline, 4-module GPU"): ("2.00x (SK)", hl.MET),
+            ("L-N1", "LDesc's speedup over FirstTouch-Distrib, 4-module GPU (mean)"): ("+4.1%", hl.NOT_MET),
+            ("L-N1", "LDesc's largest speedup over FirstTouch-Distrib, 4-module GPU"): ("1.25x (DT)", hl.NOT_MET),
+            ("L-N2", "Access efficiency, Baseline (mean)"): ("25.0%", hl.MET),
+            ("L-N2", "Access efficiency, FirstTouch-Distrib (mean)"): ("33.2%", hl.MET),
+            ("L-N2", "Access efficiency, LDesc-Placement (mean)"): ("25.9%", hl.MET),
+            ("L-N2", "Access efficiency, LDesc (mean)"): ("32.3%", hl.NOT_MET),
+            ("L-N2", "Access efficiency, LDesc over Baseline (mean)"): ("+7.3 pp", hl.NOT_MET),
+            ("L-N2", "Access efficiency's order of the four configurations (means)"):
+                ("FirstTouch-Distrib > LDesc > LDesc-Placement > Baseline", hl.NOT_MET),
+            ("L-N2", "Baseline's requests spread evenly over the zones, largest zone's share (mean)"):
+                ("25.0%", hl.MET),
+            ("L-N2", "LDesc's requests close to even over the zones (Fig. 23), largest zone's share (mean)"):
+                ("25.1%", hl.MET),
+            ("L-N3", "FirstTouch-Distrib has the best access efficiency on SP and PT"): ("SP 80.0%, PT 25.0%", hl.MET),
+            ("L-N3", "FirstTouch-Distrib's requests heavily skewed on ATX, MVT and LIB (largest zone's share)"):
+                ("ATX 40.0%, MVT 50.0%, LIB 25.0%", hl.NOT_MET),
+            ("L-N3", "FirstTouch-Distrib's access efficiency low on DT, HS, SK and SPMV"):
+                ("DT 25.0%, HS 25.0%, SK 60.0%, SPMV 25.0%", hl.NOT_MET),
+            ("L-N4", "LDesc less effective on SPMV, LPS, PT, LMD and HS (access efficiency)"):
+                ("SPMV 40.0%, LPS 25.0%, PT 25.0%, LMD 25.0%, HS 25.0%", hl.NOT_MET),
+            ("L-N5", "LDesc-Placement alone largely ineffective (mean speedup over Baseline)"): ("+0.5%", hl.MET),
+            ("L-N5", "LDesc-Placement's requests less skewed than FirstTouch-Distrib's (largest zone's share, mean)"):
+                ("25.0% against 32.7%", hl.MET),
+        })
+        rows = {r.result: r for r in h.rows}
+        self.assertEqual(rows["FirstTouch-Distrib's requests heavily skewed on ATX, MVT and LIB (largest zone's "
+                              "share)"].reason, "not on LIB 25.0%")
+        self.assertEqual(rows["FirstTouch-Distrib's access efficiency low on DT, HS, SK and SPMV"].reason,
+                         "FirstTouch-Distrib's mean is 33.2%; not on SK 60.0%")
+        self.assertEqual(rows["LDesc-Placement alone largely ineffective (mean speedup over Baseline)"].reason,
+                         "LDesc's is +11.4%; the rule asks at most +5.7%")
+        self.assertEqual(rows["LDesc's largest speedup over FirstTouch-Distrib, 4-module GPU"].reason,
+                         "the rule asks at least 1.65x")
+        self.assertTrue(rows["Access efficiency, LDesc (mean)"].reason.endswith("the rule asks 38.0% to 100.0%"))
+        self.assertEqual([r.ref for r in h.not_met("numa")][:2], ["s2.6", "L-N1"])
+
+    def test_rules_at_their_edges(self):
+        self.assertTrue(hl.level_met(0.11, 0.22))
+        self.assertTrue(hl.level_met(0.44, 0.22))
+        self.assertFalse(hl.level_met(0.1099, 0.22))
+        self.assertFalse(hl.level_met(0.4401, 0.22))
+        self.assertIsNone(hl.level_met(None, 0.22))
+        self.assertFalse(m.in_bandwidth_set(1400, 1000, 0.40))   # exactly +40%: not more
+        self.assertTrue(m.in_bandwidth_set(1401, 1000, 0.40))
+        self.assertAlmostEqual(hl.EVEN_MAX_SHARE, 0.375)
+
+    def test_missing_numa_points(self):
+        with tempfile.TemporaryDirectory() as folder:
+            report = write_sweep(folder, skip={("syrk", "ldesc-numa"), ("syrk", "numa-first-touch"),
+                                               ("doitgen", "numa-bw2x")})
+            s = Study(data.Sweep(report))
+            self.assertIsNone(s.numa_speedup("syrk", "ldesc-numa"))
+            self.assertIsNone(s.in_numa_set("doitgen"))
+            h = hl.Headlines(s).build()
+            page = ldesc_page.render(report)
+        got = {r.result: (r.ours, r.verdict) for r in h.rows if r.group == "numa"}
+        # Without syrk's LDesc run the largest speedup is doitgen's; the filter counts 10
+        # applications, of which SK and SPMV pass.
+        self.assertEqual(got["LDesc's largest speedup over Baseline, 4-module GPU"], ("1.25x (DT)", hl.NOT_MET))
+        self.assertEqual(got["The NUMA applications are memory-bandwidth-sensitive (2x memory bandwidth gives "
+                             "more than +40%, on the 4-module GPU)"], ("2 of 10", hl.NOT_MET))
+        self.assertIn("| SK (`syrk`) | 1.000 | – | 1.053 | – | – |", page)
+
+    def test_without_the_numa_study(self):
+        with tempfile.TemporaryDirectory() as folder:
+            report = write_sweep(folder, numa=False)
+            h = hl.Headlines(Study(data.Sweep(report))).build()
+            page = ldesc_page.render(report)
+        self.assertEqual({r.verdict for r in h.rows if r.group == "numa"}, {hl.NO_DATA})
+        self.assertIn("## The NUMA study\n\nNot run.", page)
+        self.assertIn("The NUMA study's four configurations", page.split("## Not yet")[1])
+
+    def test_page(self):
+        page = ldesc_page.render(self.report)
+        numa = page.split("## The NUMA study")[1].split("## Not yet")[0]
+        self.assertIn("| SK (`syrk`) | 256 | 16 | 2,000 | 1,400 | 1.429 | yes | yes |", numa)
+        self.assertIn("| D2D (`dwt2d`) | 1024 | 16 | 2,000 | 1,000 | 2.000 | yes | no |", numa)
+        self.assertIn("| SK (`syrk`) | 1.000 | 1.667 | 1.053 | 2.000 | 1.200 |", numa)
+        self.assertIn("| DT (`doitgen`) | 1.000 | 1.000 | 1.000 | 1.250 | 1.250 |", numa)
+        self.assertIn("| SK (`syrk`) | 25.0% | 60.0% | 35.0% | 90.0% |", numa)
+        self.assertIn("| **mean** | 25.0% | 33.2% | 25.9% | 32.3% |", numa)
+        self.assertIn("| SK (`syrk`) | 25 / 25 / 25 / 25 | 70 / 10 / 10 / 10 | 25 / 25 / 25 / 25 | 26 / 24 / 25 / 25 |",
+                      numa)
+        self.assertIn("| SK (`syrk`) | 25.0% | 70.0% | 25.0% | 26.0% |", numa)
+        self.assertIn("| SK (`syrk`) | 0.30 | 0.30 | 0.30 | 0.30 | bit 12 (256 KB), bit 16 (512 KB) | 75.0% |", numa)
+        self.assertIn("| GPU modules (NUMA zones) | 4 | `gpu.modules` = 4 | same |", numa)
+        self.assertIn("| inter-module bandwidth, GB/s | 192 | `module_link.gbps` = 96 | differs |", numa)
+        self.assertIn("| DRAM bandwidth, GB/s (192 per module) | 768 | `dram.channels` x 32 B / `dram.burst_cycles` x "
+                      "`clocks.dram` = 768.0 | same |", numa)
+        self.assertIn("The filter's runs have 1536.0 GB/s.", numa)
+        self.assertIn("The NUMA runs' statistics name 64 SMs.", numa)
+        self.assertIn("| L-N1 | LDesc's largest speedup over Baseline, 4-module GPU | up to 2.80x | 2.00x (SK) | met |",
+                      page)
+        self.assertIn("The runs' statistics name 15 SMs.", page)  # the single-chip runs only
+        self.assertIn("NUMA study: configuration mcm-4gpm, sizes: syrk 256,", page)
+        discussion = page.split("## Discussion")[1]
+        self.assertIn("study's bandwidth filter passes\nSK, D2D and SPMV", discussion)
+        self.assertIn("of the others, the ones that pass:\nD2D.", discussion)
+        self.assertIn("- *Access efficiency, LDesc (mean)*:", discussion)
+        self.assertNotIn("{", discussion)
+
+    def test_without_the_resolved_numa_configuration(self):
+        with tempfile.TemporaryDirectory() as folder:
+            page = ldesc_page.render(write_sweep(folder, chip=False))
+        self.assertIn("is missing, so Table 3's NUMA column is not compared here", page)
+
+
 class PageTest(unittest.TestCase):
     def test_page_builds(self):
         with tempfile.TemporaryDirectory() as folder:
@@ -285,7 +584,7 @@ class PageTest(unittest.TestCase):
         self.assertIn("| L1 bytes | 32768 | `l1.size` = 16384 | differs |", page)
         self.assertIn("| L1 ways | 4 | `l1.assoc` = 4 | same |", page)
         self.assertIn("| SK (`syrk`) | 50.0% | 50.0% | 50.0% | 50.0% | 50.0% | 100.0% |", page)
-        self.assertIn("The NUMA study", page.split("## Not yet")[1])
+        self.assertNotIn("NUMA", page.split("## Not yet")[1].split("## Discussion")[0])
         self.assertNotIn("not in the suite yet", page)
         self.assertNotIn("{", page.split("## Discussion")[1])
         self.assertNotIn("Points that did not pass", page)

@@ -27,6 +27,16 @@ SCHED_SPEEDUP = 0.021
 SCHED_INFLIGHT = 0.17
 # s2.6: the selection filters.
 CACHE_FILTER = "a 4x L1 gives more than +10%"
-NUMA_FILTER = "2x memory bandwidth gives more than +40% (on the 4-module GPU)"
-# L-N1: the NUMA study's headline (not run here).
+NUMA_FILTER = "2x memory bandwidth gives more than +40%, on the 4-module GPU"
+# L-N1: on the 4-module GPU, LDesc over Baseline +53.7% on average (up to 2.8x), over
+# FirstTouch-Distrib +31.2% (up to 2.3x).
 NUMA_SPEEDUP = 0.537
+NUMA_SPEEDUP_MAX = 1.8          # 2.8x
+NUMA_OVER_FIRST_TOUCH = 0.312
+NUMA_OVER_FIRST_TOUCH_MAX = 1.3  # 2.3x
+NUMA_APPS = 11                  # the applications the NUMA discussion names
+# L-N2: access efficiency (requests to the local zone over all), mean over the applications:
+# Baseline 22% (about 25% of the requests in each zone), FirstTouch-Distrib 49.7%,
+# LDesc-Placement 32%, LDesc 76% (about 25% per zone, Fig. 23).
+EFFICIENCY = {"numa-base": 0.22, "numa-first-touch": 0.497, "ldesc-placement": 0.32, "ldesc-numa": 0.76}
+EVEN_SHARE = 0.25

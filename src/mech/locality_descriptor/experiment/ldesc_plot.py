@@ -1,13 +1,16 @@
 """The Locality Descriptor page's plots (PNG beside the page, through report.save_figure): the
 selection filter, speedup and L1 hit rate per application and configuration (the study's Fig. 20a
-and 20b) as grouped bars, and the motivation study's working set per strategy as lines. Each
+and 20b) as grouped bars, the motivation study's working set per strategy as lines, and the NUMA
+study's bandwidth filter, speedup (Fig. 21) and access efficiency (Fig. 22) as grouped bars. Each
 function returns the file name for the Markdown, or None when the report draws no plots or there
 is nothing to draw."""
 
 import ldesc_data as data
 
 COLOURS = {"base": "#969696", "bcs": "#fdae6b", "ldesc-sched": "#9ecae1", "ldesc-pref": "#6baed6",
-           "ldesc-cache": "#2171b5", "ldesc": "#08306b"}
+           "ldesc-cache": "#2171b5", "ldesc": "#08306b", "numa-base": "#969696", "numa-first-touch": "#fdae6b",
+           "ldesc-placement": "#6baed6", "ldesc-numa": "#08306b"}
+NAMES = dict(data.CONFIG_NAMES, **data.NUMA_NAMES)
 
 
 def _nan(x):
@@ -24,7 +27,7 @@ def _bars(report, stem, name, apps, variants, f, ylabel, line=None, mean_label=N
     for i, v in enumerate(variants):
         values = [f(a, v) for a in apps] + ([mean(v)] if mean_label else [])
         xs = [g + (i - (len(variants) - 1) / 2) * width for g in range(len(groups))]
-        axes.bar(xs, [_nan(x) for x in values], width, color=COLOURS.get(v), label=data.CONFIG_NAMES.get(v, v))
+        axes.bar(xs, [_nan(x) for x in values], width, color=COLOURS.get(v), label=NAMES.get(v, v))
     if line is not None:
         axes.axhline(line, color="black", linewidth=0.6)
     axes.set_xticks(list(range(len(groups))))
@@ -87,3 +90,23 @@ def working_set(report, stem, study):
     axes.legend(fontsize=7, ncol=7, loc="upper center", bbox_to_anchor=(0.5, -0.3))
     figure.tight_layout()
     return report.save_figure(figure, f"{stem}-working-set.png")
+
+
+def numa_filter_bars(report, stem, study):
+    """The NUMA filter: twice the memory bandwidth's speedup per application, the threshold as a line."""
+    apps = [a for a in study.numa_apps if study.bandwidth_speedup(a) is not None]
+    return _bars(report, stem, "numa-filter", apps, [data.NUMA_FILTER], lambda a, v: study.bandwidth_speedup(a),
+                 f"speedup of {data.BW_FACTOR}x memory bandwidth,\nBaseline = 1", line=1.0 + data.BW_GAIN)
+
+
+def numa_speedup_bars(report, stem, study, apps):
+    variants = [v for v, _, _ in data.NUMA_CONFIGS]
+    return _bars(report, stem, "numa-speedup", apps, variants, study.numa_speedup, "speedup over the NUMA Baseline",
+                 line=1.0, mean_label="mean", mean=lambda v: study.over(lambda a: study.numa_speedup(a, v), apps))
+
+
+def efficiency_bars(report, stem, study, apps):
+    variants = [v for v, _, _ in data.NUMA_CONFIGS]
+    return _bars(report, stem, "numa-efficiency", apps, variants, study.efficiency,
+                 "access efficiency (local / all requests)", line=1.0 / data.ZONES, mean_label="mean",
+                 mean=lambda v: study.over(lambda a: study.efficiency(a, v), apps))

@@ -18,6 +18,8 @@ class Study:
         self.apps = sweep.apps
         self.motivation_apps = sweep.motivation_apps()
         self.config_apps = sweep.config_apps()
+        self.numa_apps = sweep.numa_apps() if hasattr(sweep, "numa_apps") else []
+        self.numa_config_apps = sweep.numa_config_apps() if hasattr(sweep, "numa_config_apps") else []
 
     def base(self, app):
         return self.sweep.run(app, data.BASELINE)
@@ -134,6 +136,51 @@ class Study:
         for entry in out.values():
             entry["speedup"] = m.speedup(entry["base_cycles"], entry["cycles"])
         return list(out.values())
+
+    # -- the NUMA study (s2.2 case study 2, s2.6) ------------------------------------------------
+
+    def numa_base(self, app):
+        return self.sweep.run(app, data.NUMA_BASELINE)
+
+    def bandwidth_speedup(self, app):
+        """The NUMA filter: the 2x-bandwidth run's speedup over the NUMA Baseline."""
+        base, wide = self.numa_base(app), self.sweep.run(app, data.NUMA_FILTER)
+        return None if base is None or wide is None else m.speedup(base.cycles, wide.cycles)
+
+    def in_numa_set(self, app):
+        base, wide = self.numa_base(app), self.sweep.run(app, data.NUMA_FILTER)
+        return (None if base is None or wide is None
+                else m.in_bandwidth_set(base.cycles, wide.cycles, data.BW_GAIN))
+
+    def numa_set(self):
+        return [a for a in self.apps if self.in_numa_set(a)]
+
+    def numa_speedup(self, app, variant, over=data.NUMA_BASELINE):
+        """The NUMA configuration's speedup over another one (the Baseline unless `over`)."""
+        base, r = self.sweep.run(app, over), self.sweep.run(app, variant)
+        return None if base is None or r is None else m.speedup(base.cycles, r.cycles)
+
+    def numa_gain(self, app, variant, over=data.NUMA_BASELINE):
+        return m.gain(self.numa_speedup(app, variant, over))
+
+    def efficiency(self, app, variant):
+        """The access efficiency of the app's run of `variant`: local / all requests."""
+        r = self.sweep.run(app, variant)
+        return None if r is None else r.access_efficiency()
+
+    def shares(self, app, variant):
+        r = self.sweep.run(app, variant)
+        return None if r is None else r.zone_shares()
+
+    def largest_share(self, app, variant):
+        return m.largest_share(self.shares(app, variant))
+
+    def skew(self, app, variant):
+        return m.skew(self.shares(app, variant))
+
+    def link_bytes(self, app, variant):
+        r = self.sweep.run(app, variant)
+        return None if r is None else r.link_bytes
 
     # -- over applications ---------------------------------------------------------------------
 

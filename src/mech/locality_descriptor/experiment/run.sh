@@ -1,30 +1,37 @@
 #!/usr/bin/env bash
-# The Locality Descriptor experiment, single chip (src/mech/locality_descriptor/README.md,
+# The Locality Descriptor experiment, both parts of the study (src/mech/locality_descriptor/README.md,
 # docs/results/locality-descriptor.md):
-#   1. spec.py OUT/spec.toml                         every application on gtx480 + ldesc-chip with
-#                                                    l1.count_footprint: the selection filter
-#                                                    (Baseline, 4x L1), the motivation study (48
-#                                                    cluster shapes, each distinct one on the
-#                                                    app's grids run once: 16 on 2-D grids, 4 on
-#                                                    1-D) and the six configurations on the
-#                                                    Fig. 20 set
-#   2. warpsim sweep OUT/spec.toml --out OUT/sweep   208 points at size small, spec.py's SIZE_AT
-#                                                    (its comment has each application's size,
-#                                                    CTAs and time alone); 5 m 14 s in all at
-#                                                    --jobs 2 on the otherwise idle 2-core
-#                                                    machine (1 to 13 s a point)
-#   3. warpsim config show gtx480 --overlay ldesc-chip > OUT/ldesc-chip.toml (the page's
-#      configuration section)
+#   1. spec.py OUT/spec.toml                         single chip: every application on gtx480 +
+#                                                    ldesc-chip with l1.count_footprint: the
+#                                                    selection filter (Baseline, 4x L1), the
+#                                                    motivation study (48 cluster shapes, each
+#                                                    distinct one on the app's grids run once: 16
+#                                                    on 2-D grids, 4 on 1-D) and the six
+#                                                    configurations on the Fig. 20 set; NUMA:
+#                                                    every application on mcm-4gpm, the bandwidth
+#                                                    filter (Baseline, dram.channels=64) and the
+#                                                    four configurations on the 11 applications
+#                                                    the study's NUMA discussion names
+#   2. warpsim sweep OUT/spec.toml --out OUT/sweep   273 points at size small (208 single-chip, 65
+#                                                    NUMA), spec.py's SIZE_AT and NUMA_SIZE_AT
+#                                                    (their comments have each application's size,
+#                                                    CTAs and time alone); at --jobs 2 on the
+#                                                    otherwise idle 2-core machine the single-chip
+#                                                    points take 5 m 14 s (1 to 13 s a point),
+#                                                    the NUMA ones about 5 m 30 s (649 s of
+#                                                    runs, 1 to 49 s a point)
+#   3. warpsim config show gtx480 --overlay ldesc-chip > OUT/ldesc-chip.toml and
+#      warpsim config show mcm-4gpm > OUT/mcm-4gpm.toml (the page's configuration sections)
 #   4. warpsim report OUT/sweep --template ldesc_page.py --out DOCS/locality-descriptor.md
 #
 # Usage: src/mech/locality_descriptor/experiment/run.sh [options] [-- warpsim sweep options]
 #   --warpsim PATH    simulator (default build/apps/warpsim/warpsim)
 #   --size SIZE       small (default), default, large or a number for every application
-#                     (spec.py's SIZE_AT replaces them at small)
+#                     (spec.py's SIZE_AT and NUMA_SIZE_AT replace them at small)
 #   --workloads LIST  only these applications, separated by commas (default: the sixteen of
 #                     Table 4 the suite has); headlines over missing ones have no data
-#   --quick           the filter and the six configurations only (no motivation study): 72
-#                     points, about 4 minutes at --jobs 2, to try the pipeline
+#   --quick           no motivation study (both filters, the six and the four
+#                     configurations): 137 points, to try the pipeline
 #   --jobs N          runs in parallel (default 2)
 #   --out DIR         the sweep's directory (default build/experiments/locality-descriptor-SIZE,
 #                     with -quick for --quick)
@@ -60,6 +67,7 @@ if ((!no_run)); then
   dry_run_requested && exit 0  # the points listed, nothing run
   "$warpsim" config show gtx480 --overlay ldesc-chip >"$out/ldesc-chip.toml" ||
     die 1 "warpsim config show gtx480 --overlay ldesc-chip failed"
+  "$warpsim" config show mcm-4gpm >"$out/mcm-4gpm.toml" || die 1 "warpsim config show mcm-4gpm failed"
 fi
 
 write_page "$out/sweep" "$here/ldesc_page.py" locality-descriptor.md

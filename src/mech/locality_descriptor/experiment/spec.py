@@ -8,12 +8,19 @@ study's single-chip GPU, Table 3; digest s2.5) and `l1.count_footprint = true`:
   - the six single-chip configurations (s2.6) on the Fig. 20 set (ldesc_data.FIG20): Baseline,
     BCS, LDesc-Sched, LDesc-Pref, LDesc-Cache, LDesc (the overlays of those names after
     ldesc-chip);
+  - the NUMA study (s2.2 case study 2, s2.6) on mcm-4gpm: its selection filter on every
+    application (Baseline and 2x memory bandwidth, `dram.channels` doubled), and the four NUMA
+    configurations (Baseline, FirstTouch-Distrib, LDesc-Placement, LDesc: no overlay, then the
+    overlays numa-first-touch, ldesc-placement, ldesc-numa) on the applications its discussion
+    names (ldesc_data.NUMA_SET);
   - sizes: the sweep's size, except at small, where SIZE_AT gives each application a size whose
     launches fill the 15 SMs (where the kernel allows it at a cost the sweep can bear: see
-    SIZE_AT) and keeps the whole sweep near 10 minutes at --jobs 2 on two cores.
+    SIZE_AT) and keeps the single-chip sweep near 10 minutes at --jobs 2 on two cores, and
+    NUMA_SIZE_AT one for the 64 SMs of mcm-4gpm, the NUMA part near 10 minutes more.
 
 Usage: python3 spec.py SPEC_OUT [--size small|default|large|N] [--workloads a,b,...] [--quick]
---quick: the filter and the six configurations only, no motivation study, for trying the pipeline.
+--quick: no motivation study (the filters and the configurations of both studies), for trying the
+pipeline.
 """
 
 import json
@@ -26,7 +33,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "scripts", "report"))
 import ldesc_data as data  # noqa: E402
 from spec_options import spec_parser, study_workloads  # noqa: E402
-from spec_text import axes_lines, exclude_lines, first_seen, size_value, toml_list  # noqa: E402
+from spec_text import axes_lines, first_seen, size_value, toml_list  # noqa: E402
+from spec_text import variant_lines as variant_table  # noqa: E402
 
 # At small: per application, its size (as `warpsim list` gives them), the CTAs of its largest
 # launch in brackets, and the time of one Baseline point measured on the 2-core machine: syrk
@@ -42,9 +50,59 @@ SIZE_AT = {"small": {"syrk": "192", "doitgen": "64", "dwt2d": "1024", "conv2d": 
                      "transpose": "384", "scalar-prod": "128", "laplace3d": "80", "pathfinder": "16384",
                      "particlefilter": "8192", "streamcluster": "8192"}}
 
+# The NUMA study at small, on the 64 SMs of mcm-4gpm: per application its size, the CTAs of its
+# largest launch and the time of its Baseline point in the sweep (2-core machine, --jobs 2):
+# syrk 256 (256 CTAs, 20 s), libor 8192 (128, 24 s), lavamd 5 (125, 23 s), laplace3d 128 (128,
+# 11 s), pathfinder 65536 (293, 10 s), spmv 32768 (4,096, 10 s), scalar-prod 512 (512, 2 s),
+# histogram 1048576 (64 CTAs, its most at any size, 1 s), dwt2d, conv2d and transpose as SIZE_AT
+# (filter only). doitgen 64 (16 CTAs in each of 128 launches, 9 s; 80 costs four times as
+# much), atax and mvt 672 (3 CTAs; see SIZE_AT), particlefilter and streamcluster (filter only)
+# stay small and leave most SMs idle. The 65 NUMA points take 649 s of run time, about 5.5
+# minutes at --jobs 2.
+NUMA_SIZE_AT = {"small": {"syrk": "256", "doitgen": "64", "dwt2d": "1024", "conv2d": "768", "spmv": "32768",
+                          "libor": "8192", "lavamd": "5", "histogram": "1048576", "atax": "672", "mvt": "672",
+                          "transpose": "384", "scalar-prod": "512", "laplace3d": "128", "pathfinder": "65536",
+                          "particlefilter": "8192", "streamcluster": "8192"}}
+
 
 def app_size(app, size):
     return SIZE_AT.get(str(size), {}).get(app, str(size))
+
+
+def numa_size(app, size):
+    return NUMA_SIZE_AT.get(str(size), {}).get(app, str(size))
+
+
+def numa_variants(app):
+    """The app's NUMA variants, in the page's order: the filter, then the four configurations
+    (on the NUMA set)."""
+    out = [data.NUMA_BASELINE, data.NUMA_FILTER]
+    if app in data.NUMA_SET:
+        out += [v for v, _, overlay in data.NUMA_CONFIGS if overlay]
+    return out
+
+
+def numa_variant_lines(variant):
+    """The [variants.NAME] table of one NUMA variant (on mcm-4gpm)."""
+    if variant == data.NUMA_BASELINE:
+        return variant_table(variant, "NUMA Baseline: XOR-hashed zone placement, round-robin CTA scheduling",
+                             [], []) + [""]
+    if variant == data.NUMA_FILTER:
+        return variant_table(variant, f"the NUMA selection filter: {data.BW_FACTOR}x memory bandwidth (twice "
+                             "the channels, same DRAM timing)", [], [numa_filter_set()]) + [""]
+    overlay = dict((v, o) for v, _, o in data.NUMA_CONFIGS)[variant]
+    return variant_table(variant, f"NUMA {data.NUMA_NAMES[variant]}", [overlay], []) + [""]
+
+
+def numa_filter_set():
+    return f"dram.channels={data.CHANNELS * data.BW_FACTOR}"
+
+
+def exclude_table(workload, config, axis, values):
+    """An [[exclude]] table leaving the `values` of `axis` out for `workload` on `config`."""
+    if not values:
+        return []
+    return ["[[exclude]]", f'workload = "{workload}"', f'config = "{config}"', f"{axis} = {toml_list(values)}", ""]
 
 
 def app_variants(app, quick=False):
@@ -79,25 +137,35 @@ def variant_lines(variant):
 
 def spec_text(workloads, size, quick=False):
     per_app = {w: app_variants(w, quick) for w in workloads}
-    variants = first_seen(v for w in workloads for v in per_app[w])
-    sizes = first_seen(app_size(w, size) for w in workloads)
+    per_app_numa = {w: numa_variants(w) for w in workloads}
+    chip_variants = first_seen(v for w in workloads for v in per_app[w])
+    numa = first_seen(v for w in workloads for v in per_app_numa[w])
+    variants = chip_variants + numa
+    sizes = first_seen([app_size(w, size) for w in workloads] + [numa_size(w, size) for w in workloads])
     name = f"locality-descriptor-{size}" + ("-quick" if quick else "")
     lines = [
         "# Generated by src/mech/locality_descriptor/experiment/spec.py: the Locality Descriptor experiment.",
         f'name = "{name}"',
-        'description = "Locality Descriptor, single chip: the selection filter, the motivation study and the six '
-        'configurations"',
+        'description = "Locality Descriptor: single chip (the selection filter, the motivation study, the six '
+        'configurations) and NUMA (the filter, the four configurations on mcm-4gpm)"',
         "",
-        *axes_lines(workloads, [size_value(z) for z in sizes], [data.CONFIG], variants),
+        *axes_lines(workloads, [size_value(z) for z in sizes], [data.CONFIG, data.NUMA_CONFIG], variants),
     ]
     for w in workloads:
-        lines += exclude_lines(w, "size", [size_value(z) for z in sizes if z != app_size(w, size)])
-        lines += exclude_lines(w, "variant", [v for v in variants if v not in per_app[w]])
-    for v in variants:
+        for config, own_size, own in ((data.CONFIG, app_size(w, size), per_app[w]),
+                                      (data.NUMA_CONFIG, numa_size(w, size), per_app_numa[w])):
+            lines += exclude_table(w, config, "size", [size_value(z) for z in sizes if z != own_size])
+            lines += exclude_table(w, config, "variant", [v for v in variants if v not in own])
+    for v in chip_variants:
         lines += variant_lines(v)
+    for v in numa:
+        lines += numa_variant_lines(v)
     lines += ["[columns]", 'cycles = "totals.cycles"', 'l1_accesses = "totals.timing.memory.l1d.accesses"',
               'l1_hits = "totals.timing.memory.l1d.hits"', 'l1_mshr_merges = "totals.timing.memory.l1d.mshr_merges"',
-              'footprint_lines = "totals.timing.memory.l1d_footprint.lines"', ""]
+              'footprint_lines = "totals.timing.memory.l1d_footprint.lines"',
+              'local_requests = "totals.timing.memory.numa.local_requests"',
+              'remote_requests = "totals.timing.memory.numa.remote_requests"',
+              'zone_requests = "totals.timing.memory.numa.zone_requests"', ""]
     return "\n".join(lines)
 
 
