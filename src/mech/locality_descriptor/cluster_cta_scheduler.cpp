@@ -63,9 +63,11 @@ void ClusterCtaScheduler::beginLaunch(const Launch& launch) {
       // The runtime checked each descriptor against the grid before the launch
       // (hints::checkForGrid), so the plan does not throw for a launch that got here. On a GPU of
       // several modules, Algorithm 2 first partitions the CTAs across the zones, and Algorithm 1
-      // then chooses clusters for the SMs of one zone.
+      // then chooses clusters within each zone: a zone's share of the grid on its SMs, which over
+      // the whole grid is every SM (with one zone's SMs, each zone got a quarter of the clusters
+      // it needs and most of its SMs started idle).
       const uint32_t smsPerZone = numSms_ / modules_;
-      if (const LaunchPlan plan = planLaunch(*launch.hints, grid, smsPerZone); plan.clusterDims) {
+      if (const LaunchPlan plan = planLaunch(*launch.hints, grid, numSms_); plan.clusterDims) {
         clusterDims_ = *plan.clusterDims;
       }
       if (modules_ > 1) {
