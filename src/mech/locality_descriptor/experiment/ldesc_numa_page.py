@@ -5,16 +5,13 @@ and the zone bits Algorithm 2 chose; and the values its paragraph of the discuss
 Missing runs show as "–".
 """
 
-import os
-import tomllib
-
 import ldesc_data as data
 import ldesc_headlines as hl
 import ldesc_paper as paper
+from ldesc_cells import count, label, num, resolved_config
 from page_text import NONE, not_met_text, pct, points, signed  # scripts/report
 from report_markdown import table, words  # scripts/report
 from run_stats import value_at  # scripts/report
-from sweep_report import ReportError
 
 NUMA_FILE = "mcm-4gpm.toml"  # `warpsim config show mcm-4gpm`, written by run.sh beside the sweep
 BURST_BYTES = 32             # bytes a DRAM channel moves per burst (gtx480's, which mcm-4gpm keeps)
@@ -34,32 +31,13 @@ TABLE3 = [("GPU modules (NUMA zones)", 4, "gpu.modules"), ("SMs (16 per module)"
 DRAM_GBPS = 768  # Table 3: 768 GB/s (192 per module)
 
 
-def label(app):
-    return f"{data.abbreviation(app)} (`{app}`)"
-
-
-def num(x, digits=3):
-    return NONE if x is None else f"{x:.{digits}f}"
-
-
-def count(x):
-    return NONE if x is None else f"{x:,}"
-
-
 def mb(x):
     return NONE if x is None else f"{x / 1e6:.2f}"
 
 
 def numa_config(report):
     """The resolved mcm-4gpm configuration run.sh wrote beside the sweep, or None."""
-    path = os.path.join(os.path.dirname(os.path.abspath(report.dir)), NUMA_FILE)
-    if not os.path.isfile(path):
-        return None
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except tomllib.TOMLDecodeError as error:
-        raise ReportError(f"{path}: {error}") from error
+    return resolved_config(report, NUMA_FILE)
 
 
 def dram_gbps(config, channels=None):

@@ -15,12 +15,12 @@ The NUMA study's section is ldesc_numa_page.py's (with mcm-4gpm.toml, `warpsim c
 """
 
 import os
-import tomllib
 
 import ldesc_data as data
 import ldesc_headlines as hl
 import ldesc_numa_page as numa_page
 import ldesc_paper as paper
+from ldesc_cells import count, label, num, resolved_config
 import ldesc_plot as plot
 import placeholders  # scripts/report, on the path of a template
 from ldesc_study import SENSITIVE_WS, Study
@@ -28,7 +28,6 @@ from page_text import (NONE, failure_lines, generated_note, not_met_text, page_c
                        page_stem, pct, points, runs_text, signed)
 from report_markdown import table, words  # scripts/report
 from run_stats import value_at  # scripts/report
-from sweep_report import ReportError
 
 FOLDER = "src/mech/locality_descriptor/experiment"
 DISCUSSION = f"{FOLDER}/discussion.md"
@@ -60,14 +59,6 @@ COUNTERS = ["prefetches", "prefetch_hits", "prefetch_late", "prefetch_unused", "
 POLICY_COUNTERS = ["bypassed", "hard_pins", "soft_pins"]
 
 
-def num(x, digits=3):
-    return NONE if x is None else f"{x:.{digits}f}"
-
-
-def count(x):
-    return NONE if x is None else f"{x:,}"
-
-
 def shape_text(shape):
     return NONE if shape is None else "{}x{}x{}".format(*shape)
 
@@ -76,20 +67,9 @@ def yes_no(x):
     return NONE if x is None else ("yes" if x else "no")
 
 
-def label(app):
-    return f"{data.abbreviation(app)} (`{app}`)"
-
-
 def chip_config(report):
     """The resolved ldesc-chip configuration run.sh wrote beside the sweep, or None."""
-    path = os.path.join(os.path.dirname(os.path.abspath(report.dir)), CHIP_FILE)
-    if not os.path.isfile(path):
-        return None
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except tomllib.TOMLDecodeError as error:
-        raise ReportError(f"{path}: {error}") from error
+    return resolved_config(report, CHIP_FILE)
 
 
 # Sections.
