@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "mech/locality_descriptor/launch_plan.h"
-#include "mech/locality_descriptor/numa_placement.h"
 
 namespace warpsim::mech::locality_descriptor {
 
@@ -73,7 +72,7 @@ void ClusterCtaScheduler::beginLaunch(const Launch& launch) {
       if (modules_ > 1) {
         std::vector<TileGeometry> geometry;
         for (const hints::LocalityDescriptor& d : launch.hints->locality) geometry.push_back(geometryOf(d, grid));
-        zoneOfCta = placeForNuma(geometry, modules_, uint64_t{smsPerZone} * launch.ctasPerSm).zoneOfCta;
+        zoneOfCta = placements_.place(geometry, modules_, uint64_t{smsPerZone} * launch.ctasPerSm).zoneOfCta;
       }
     }
     list_ = listClusters(grid, clusterDims_);

@@ -21,7 +21,8 @@
 // one new CTA per SM per cycle, as in the baseline.
 //
 // On a GPU of several modules (context.modules > 1, NUMA zones) with "descriptors": Algorithm 2
-// partitions the CTAs across the zones (numa_placement.h, all the launch's descriptors), the
+// partitions the CTAs across the zones (numa_placement.h, all the launch's descriptors, with the
+// zone bits earlier launches fixed: placement_history.h), the
 // cluster dimensions come from Algorithm 1 for the SMs of one zone, each cluster's CTAs of one
 // zone stay together, and each zone's clusters go to that zone's SMs. Stealing looks in the
 // SM's own zone first, then anywhere (the thesis favours parallelism over locality).
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "mech/locality_descriptor/cta_clustering.h"
+#include "mech/locality_descriptor/placement_history.h"
 #include "timing/i_cta_scheduler.h"
 
 namespace warpsim::mech::locality_descriptor {
@@ -71,6 +73,7 @@ class ClusterCtaScheduler final : public timing::ICtaScheduler {
   Dims fixedDims_;                 // clusters = "fixed"
   ClusterList list_;
   std::vector<uint32_t> clusterZone_;  // per cluster of list_, with zones; empty otherwise
+  PlacementHistory placements_;    // the zone bits earlier launches fixed (as the zone placement's)
   Dims clusterDims_;
   std::vector<SmState> sms_;
   uint64_t total_ = 0, started_ = 0;

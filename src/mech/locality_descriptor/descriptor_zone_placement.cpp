@@ -6,7 +6,6 @@
 
 #include "hints/launch_hints.h"
 #include "mech/locality_descriptor/launch_plan.h"
-#include "mech/locality_descriptor/numa_placement.h"
 
 namespace warpsim::mech::locality_descriptor {
 
@@ -51,21 +50,14 @@ DescriptorZonePlacement::DescriptorZonePlacement(uint32_t zones, uint32_t xorBit
 
 void DescriptorZonePlacement::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3],
                                           uint32_t ctasPerZone) {
-  if (hints == nullptr || hints->empty()) {
-    inner_.setRanges({});
-    utilisation_ = 0;
-    return;
-  }
+  // A launch without descriptors keeps the placement: pages do not move (placement_history.h).
+  if (hints == nullptr || hints->empty()) return;
   const Dims g{grid[0], grid[1], grid[2]};
   std::vector<TileGeometry> geometry;
   for (const hints::LocalityDescriptor& d : hints->locality) geometry.push_back(geometryOf(d, g));
-  const NumaPlacement numa = placeForNuma(geometry, zones_, ctasPerZone);
-  std::vector<ZoneBitsRange> ranges;
-  for (size_t i : byPriority(geometry)) {
-    ranges.push_back({geometry[i].base, structureBytes(geometry[i]), numa.zoneBit[i]});
-  }
-  inner_.setRanges(blockAlignedRanges(ranges, block_));
-  utilisation_ = numa.utilisation;
+  utilisation_ = history_.place(geometry, zones_, ctasPerZone).utilisation;
+  // The structures placed earlier come first, so they keep the blocks they took.
+  inner_.setRanges(blockAlignedRanges(history_.structures(), block_));
 }
 
 void DescriptorZonePlacement::reportStats(nlohmann::json& out) const {

@@ -2,7 +2,8 @@
 // descriptors choose, by Algorithm 2 (numa_placement.h), the zone-bit position of every
 // described structure, and the memory model interleaves that structure across the zones at
 // that granularity (the core's "interleave-bits" placement); memory no descriptor describes is
-// placed as the xor baseline places it. With the CTA scheduler "clusters" the same Algorithm 2
+// placed as the xor baseline places it. A structure keeps the bit of the first launch that
+// described it for the rest of the run (pages do not move: placement_history.h). With the CTA scheduler "clusters" the same Algorithm 2
 // partitions the CTAs (LDesc); with another scheduler this is LDesc-Placement.
 //
 // Ranges: "interleave-bits" needs each range aligned to the largest granule a zone field can
@@ -12,12 +13,14 @@
 // are only shared when allocations are not aligned to that granule: configs that use this
 // placement set gpu.allocation_alignment to it).
 //
-// Statistics (memory.numa.placement): per launch-described structure, its base, size and chosen
-// bit, and Algorithm 2's utilisation (the fraction of bytes read locally it predicts).
+// Statistics (memory.numa.placement): the placed ranges so far (widened, with their bits), and
+// the last described launch's Algorithm 2 utilisation (the fraction of bytes read locally it
+// predicts).
 #pragma once
 #include <cstdint>
 #include <vector>
 
+#include "mech/locality_descriptor/placement_history.h"
 #include "timing/mem/zone_placements.h"
 
 namespace warpsim::mech::locality_descriptor {
@@ -40,10 +43,11 @@ class DescriptorZonePlacement final : public timing::mem::IZonePlacement {
   uint32_t zones_;
   uint64_t block_;
   timing::mem::InterleaveBitsZonePlacement inner_;
+  PlacementHistory history_;
   double utilisation_ = 0;
 };
 
-// The ranges for structures [base, base + size) in priority order with their bits: widened to
+// The ranges for structures [base, base + size) in priority order (earlier launches first) with their bits: widened to
 // `block`-aligned blocks, the parts already taken by an earlier range dropped, neighbours of
 // one bit merged.
 std::vector<timing::mem::ZoneBitsRange> blockAlignedRanges(

@@ -56,8 +56,31 @@ TEST(DescriptorZonePlacement, TheLaunchsStructureIsInterleavedAtItsBit) {
   EXPECT_EQ(p.place(base, 0).zone, 0u);
   EXPECT_EQ(p.place(base + 128, 0).zone, 1u);
   EXPECT_EQ(p.place(base + 256, 0).zone, 0u);
-  p.beginLaunch(nullptr, grid, 0);  // a launch without descriptors: xor everywhere
-  EXPECT_TRUE(p.ranges().empty());
+  p.beginLaunch(nullptr, grid, 0);  // a launch without descriptors: the pages stay where they are
+  ASSERT_EQ(p.ranges().size(), 1u);
+  EXPECT_EQ(p.place(base + 128, 0).zone, 1u);
+}
+
+TEST(DescriptorZonePlacement, ALaterLaunchKeepsTheBitOfAStructureAlreadyPlaced) {
+  // Read in row strips alone, the matrix would be interleaved in 4 KB pieces (one strip per
+  // piece); read so after a launch that placed it by column strips, it keeps bit 7.
+  const uint64_t base = 0x100000;
+  const uint32_t grid[3] = {4, 4, 1};
+  hints::LaunchHints rows;
+  rows.locality.push_back(testing::rowStrips(base));
+  DescriptorZonePlacement fresh(2, 8);
+  fresh.beginLaunch(&rows, grid, 0);
+  ASSERT_EQ(fresh.ranges().size(), 1u);
+  EXPECT_EQ(fresh.ranges()[0].bit, 12u);
+
+  DescriptorZonePlacement p(2, 8);
+  hints::LaunchHints columns;
+  columns.locality.push_back(testing::columnStrips(base));
+  p.beginLaunch(&columns, grid, 0);
+  p.beginLaunch(&rows, grid, 0);
+  ASSERT_EQ(p.ranges().size(), 1u);
+  EXPECT_EQ(p.ranges()[0].bit, 7u);
+  EXPECT_EQ(p.place(base + 128, 0).zone, 1u);
 }
 
 }  // namespace

@@ -113,11 +113,25 @@ LocalBytes localBytes(const TileGeometry& g, std::span<const uint32_t> zoneOfCta
   return result;
 }
 
-NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t zones, uint64_t ctasPerZone) {
+NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t zones, uint64_t ctasPerZone,
+                           std::span<const std::optional<uint32_t>> fixedBit) {
   if (std::string why = describeProblem(descriptors); !why.empty()) {
     throw std::invalid_argument("locality descriptor: " + why);
   }
   checkZones(zones);
+  if (!fixedBit.empty() && fixedBit.size() != descriptors.size()) {
+    throw std::invalid_argument("NUMA placement: " + std::to_string(fixedBit.size()) + " fixed bits for " +
+                                std::to_string(descriptors.size()) + " descriptors");
+  }
+  // The candidate bits of descriptor i: all of 7..16, or its fixed one.
+  auto firstBit = [&](size_t i) { return fixedBit.empty() || !fixedBit[i] ? kFirstZoneBit : *fixedBit[i]; };
+  auto lastBit = [&](size_t i) { return fixedBit.empty() || !fixedBit[i] ? kLastZoneBit : *fixedBit[i]; };
+  for (size_t i = 0; i < fixedBit.size(); ++i) {
+    if (firstBit(i) < kFirstZoneBit || firstBit(i) > kLastZoneBit) {
+      throw std::invalid_argument("NUMA placement: fixed zone bit " + std::to_string(firstBit(i)) +
+                                  " is outside 7..16");
+    }
+  }
   const std::vector<size_t> order = byPriority(descriptors);
   const size_t n = order.size();
   NumaPlacement best;
@@ -126,7 +140,7 @@ NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t z
   double bestTotal = -1;  // below any candidate's: the first candidate is always taken
   std::vector<uint32_t> candidateBit(n);
   std::vector<double> candidateFraction(n);
-  for (uint32_t high = kFirstZoneBit; high <= kLastZoneBit; ++high) {
+  for (uint32_t high = firstBit(order[0]); high <= lastBit(order[0]); ++high) {
     const TileGeometry& first = descriptors[order[0]];
     std::vector<uint32_t> partition = numaPartition(first, high, zones, ctasPerZone);
     candidateBit[order[0]] = high;
@@ -136,9 +150,9 @@ NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t z
       // The weight N - i (0-based i) does not change which bit is best for this descriptor,
       // and the bytes read do not depend on the bit: compare local bytes, exactly.
       const TileGeometry& lower = descriptors[order[i]];
-      uint32_t bestBit = kFirstZoneBit;
-      LocalBytes bestBytes;
-      for (uint32_t low = kFirstZoneBit; low <= kLastZoneBit; ++low) {
+      uint32_t bestBit = firstBit(order[i]);
+      LocalBytes bestBytes = localBytes(lower, partition, bestBit, zones);
+      for (uint32_t low = bestBit + 1; low <= lastBit(order[i]); ++low) {
         const LocalBytes bytes = localBytes(lower, partition, low, zones);
         if (bytes.local > bestBytes.local) {
           bestBit = low;

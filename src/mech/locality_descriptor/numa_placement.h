@@ -20,6 +20,7 @@
 //     on equal totals the lowest bit wins, here and for each lower-priority descriptor.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -71,8 +72,11 @@ struct NumaPlacement {
 };
 
 // Algorithm 2 over the descriptors of one launch, in any order (byPriority()); `ctasPerZone` as
-// numaPartition's. Throws std::invalid_argument when describeProblem() finds a problem or
-// `zones` is not a power of two.
-NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t zones, uint64_t ctasPerZone = 0);
+// numaPartition's. `fixedBit` (empty, or one per descriptor in the input order): a descriptor
+// with a value keeps that bit (its structure was placed by an earlier launch, placement_history.h)
+// and only the others' bits are chosen. Throws std::invalid_argument when describeProblem() finds
+// a problem, `zones` is not a power of two or a fixed bit is outside 7..16.
+NumaPlacement placeForNuma(std::span<const TileGeometry> descriptors, uint32_t zones, uint64_t ctasPerZone = 0,
+                           std::span<const std::optional<uint32_t>> fixedBit = {});
 
 }  // namespace warpsim::mech::locality_descriptor

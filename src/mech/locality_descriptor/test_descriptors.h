@@ -23,4 +23,14 @@ inline hints::LocalityDescriptor columnStrips(uint64_t base) {
   return d;
 }
 
+// The same matrix read in 16-row strips (4 KB each), each strip by the CTAs of one row of a
+// grid 4 CTAs wide (C-Tiles of 4 x 1 CTAs, taken along y).
+inline hints::LocalityDescriptor rowStrips(uint64_t base) {
+  hints::LocalityDescriptor d = columnStrips(base);
+  d.data_tile = {64, 16, 1};
+  d.compute_tile = {4, 1, 1};
+  d.compute_data_map = {0, 1, 0};
+  return d;
+}
+
 }  // namespace warpsim::mech::locality_descriptor::testing

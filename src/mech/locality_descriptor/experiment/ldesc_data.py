@@ -158,6 +158,9 @@ class Run:
         # requested by another access (merged into its MSHR entry) / accesses.
         self.hit_rate = ratio(l1.get("hits"), self.accesses)
         self.inflight_rate = ratio(l1.get("mshr_merges"), self.accesses)
+        l2 = memory.get("l2", {})
+        self.l2_hit_rate = (None if l2.get("accesses") is None or l2.get("misses") is None
+                            else ratio(l2["accesses"] - l2["misses"], l2["accesses"]))
         footprint = memory.get("l1d_footprint") or {}
         # The per-SM working set: distinct lines each SM's L1 saw per launch, averaged over the
         # (launch, SM) pairs that saw any (totals add both over the launches).

@@ -217,6 +217,11 @@ def discussion_values(s, h):
               and s.efficiency(a, data.LDESC_NUMA) > s.efficiency(a, data.NUMA_BASELINE) + hl.NOISE
               and ldesc[a] <= hl.NOISE]
 
+    # Slower under LDesc with an L2 that serves clearly less (5 pp or more) than the Baseline's.
+    l2_lost = [a for a in apps if ldesc.get(a) is not None and ldesc[a] < -hl.NOISE
+               and s.l2_hit_rate(a, data.NUMA_BASELINE) is not None and s.l2_hit_rate(a, data.LDESC_NUMA) is not None
+               and s.l2_hit_rate(a, data.LDESC_NUMA) < s.l2_hit_rate(a, data.NUMA_BASELINE) - 0.05]
+
     def span(values, fmt=signed):
         return f"{extreme(values, min, fmt)} to {extreme(values, max, fmt)}"
 
@@ -244,5 +249,13 @@ def discussion_values(s, h):
                                         or s.efficiency(a, data.NUMA_BASELINE) is None
                                         else s.efficiency(a, data.LDESC_NUMA) - s.efficiency(a, data.NUMA_BASELINE),
                                         apps)),
+        "numa_l2_lost": (
+            "LDesc is slower than Baseline with an L2 that serves less on "
+            + words([f"{data.abbreviation(a)} (L2 hit rate {pct(s.l2_hit_rate(a, data.NUMA_BASELINE))} under Baseline, "
+                     f"{pct(s.l2_hit_rate(a, data.LDESC_NUMA))} under LDesc)" for a in l2_lost])
+            + ": a structure a later kernel describes first is placed when that kernel starts (Algorithm 2 "
+            "runs per launch, and a placed structure then keeps its bit), so the L2 slices of its new zones "
+            "do not hold what earlier kernels left in the L2 under the XOR hash"
+            if l2_lost else "No application is slower under LDesc with an L2 that serves clearly less"),
         "not_met_numa": not_met_text(h, "numa"),
     }

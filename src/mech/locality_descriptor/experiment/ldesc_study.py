@@ -178,6 +178,10 @@ class Study:
     def skew(self, app, variant):
         return m.skew(self.shares(app, variant))
 
+    def l2_hit_rate(self, app, variant):
+        r = self.sweep.run(app, variant)
+        return None if r is None else r.l2_hit_rate
+
     def link_bytes(self, app, variant):
         r = self.sweep.run(app, variant)
         return None if r is None else r.link_bytes
