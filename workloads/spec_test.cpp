@@ -93,6 +93,42 @@ TEST_P(WorkloadSpec, VerifiesAtTheExtremesAndLaunchesAsAsked) {
 
 INSTANTIATE_TEST_SUITE_P(Suite, WorkloadSpec, ::testing::ValuesIn(specWorkloads()), testName);
 
+// The tiled workloads (SpecSpace::tileBytes): each verifies with its smallest and its largest tile,
+// and a different tile lays the work out differently (another launch sequence).
+std::vector<std::string> tiledWorkloads() {
+  std::vector<std::string> names;
+  for (const Workload& w : allWorkloads()) {
+    if (!w.spec.tileBytes.empty()) names.push_back(w.name);
+  }
+  return names;
+}
+
+class WorkloadTiles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WorkloadTiles, VerifiesWithTheSmallestAndTheLargestTile) {
+  const std::vector<Workload> all = allWorkloads();
+  const Workload& w = byName(all, GetParam());
+  std::vector<size_t> launches;
+  for (uint32_t tile : {w.spec.tileBytes.front(), w.spec.tileBytes.back()}) {
+    SCOPED_TRACE(::testing::Message() << w.name << " tile " << tile << " bytes");
+    runtime::DeviceOptions options;
+    options.mode = "functional";
+    options.resources = runtime::DeviceOptions::Resources::Estimate;
+    runtime::Device device(options);
+    std::vector<runtime::LaunchReport> reports;
+    WorkloadContext ctx{device, w.smallSize, 1, reports, 0, 0, tile};
+    const Outcome outcome = w.run(ctx);
+    EXPECT_TRUE(outcome.passed) << outcome.detail;
+    launches.push_back(reports.size());
+  }
+  if (w.spec.tileBytes.size() > 1) EXPECT_NE(launches.front(), launches.back()) << "the tile changed nothing";
+}
+
+// Named Suite/...: no workload is tiled until one is registered, and gtest then wants the suite
+// allowed to be empty.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(WorkloadTiles);
+INSTANTIATE_TEST_SUITE_P(Suite, WorkloadTiles, ::testing::ValuesIn(tiledWorkloads()), testName);
+
 TEST(WorkloadSpecCatalogue, ListsAscendingWithinLimitsAndExplained) {
   for (const Workload& w : allWorkloads()) {
     const SpecSpace& s = w.spec;
@@ -105,6 +141,7 @@ TEST(WorkloadSpecCatalogue, ListsAscendingWithinLimitsAndExplained) {
     for (uint32_t t : s.threadsPerBlock) {
       EXPECT_TRUE(t >= 1 && t <= 1024) << w.name << ": " << t << " threads per block";
     }
+    EXPECT_TRUE(std::is_sorted(s.tileBytes.begin(), s.tileBytes.end())) << w.name;
     for (uint32_t b : s.sharedBytesPerBlock) {
       EXPECT_TRUE(b >= 1 && b <= 48 * 1024) << w.name << ": " << b << " shared bytes per block";
     }

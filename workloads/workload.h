@@ -30,13 +30,18 @@ struct WorkloadContext {
   // the result: every point verifies against the same CPU reference.
   uint32_t threadsPerBlock = 0;      // threads per CTA of the workload's main kernels
   uint32_t sharedBytesPerBlock = 0;  // shared memory (scratchpad) bytes per CTA of those kernels
+  // A tiled workload's tile: the bytes of data one tile holds (the working set its code was
+  // tuned for, e.g. to fit a cache; 0: the workload's own choice). Like the others, it changes
+  // how the work is laid out, never the result.
+  uint32_t tileBytes = 0;
 };
 
 // The resource specifications a workload accepts (empty lists: none; it runs its own).
 struct SpecSpace {
   std::vector<uint32_t> threadsPerBlock;      // accepted values, ascending
   std::vector<uint32_t> sharedBytesPerBlock;  // accepted values, ascending
-  std::string meaning;  // one line: what the two parameters change in this workload
+  std::string meaning;  // one line: what the parameters change in this workload
+  std::vector<uint32_t> tileBytes;  // accepted values, ascending (WorkloadContext::tileBytes)
 };
 
 struct Outcome {

@@ -104,6 +104,10 @@ int main(int argc, char** argv) {
                      "Resource specification: shared memory bytes per CTA of the workload's main "
                      "kernels, one of the values it accepts (warpsim list --specs)")
       ->check(kAtLeastOne);
+  runCmd->add_option("--tile-bytes", run.tileBytes,
+                     "A tiled workload's tile: the bytes of data one tile holds (what its code was "
+                     "tuned to fit), one of the values it accepts (warpsim list --specs)")
+      ->check(kAtLeastOne);
   runCmd->add_flag("-q,--quiet", run.quiet, "Print nothing (use with --stats)");
   runCmd->add_option("--config", run.config, "GPU configuration: a bundled name or a TOML file");
   // One value per occurrence: `--set k=v sgemm-tiled` leaves the workload alone.

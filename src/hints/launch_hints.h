@@ -4,6 +4,7 @@
 #pragma once
 #include <vector>
 
+#include "hints/atoms.h"
 #include "hints/locality_descriptor.h"
 
 namespace warpsim::hints {
@@ -11,7 +12,10 @@ namespace warpsim::hints {
 struct LaunchHints {
   // The launch's locality descriptors, as added (checked, ranges the same or disjoint).
   std::vector<LocalityDescriptor> locality;
-  bool empty() const { return locality.empty(); }
+  // The program's XMem atoms (warpsim/xmem.h): every atom created so far and the operations
+  // issued on them since the previous launch.
+  LaunchAtoms atoms;
+  bool empty() const { return locality.empty() && atoms.empty(); }
 };
 
 }  // namespace warpsim::hints

@@ -210,6 +210,14 @@ class Device {
     hints_.add(d, kernel);
   }
   void clearLocalityDescriptors(const std::string& kernel = "") { hints_.clear(kernel); }
+  // XMem atoms (include/warpsim/xmem.h), hints for the timing model: the atom created at `site`
+  // (the same id for every call from one site), and an operation on one, which goes with the
+  // next launch. A map or unmap whose block is not inside one device allocation, of an atom
+  // never created, or malformed, throws Error (one line).
+  uint32_t createAtom(const std::string& site, const hints::AtomAttributes& attributes) {
+    return hints_.atoms().create(site, attributes);
+  }
+  void issueAtomOp(const hints::AtomOp& op);
   // The hints the next launch of `kernel` takes (those for the next launch are used up).
   std::shared_ptr<const hints::LaunchHints> takeLaunchHints(const std::string& kernel) {
     return hints_.take(kernel);

@@ -50,8 +50,9 @@ void HintStore::clear(const std::string& kernel) {
 std::shared_ptr<const hints::LaunchHints> HintStore::take(const std::string& kernel) {
   auto own = byKernel_.find(kernel);
   if (own == byKernel_.end()) own = byKernel_.find(declaredName(kernel));
-  if (next_.empty() && own == byKernel_.end()) return nullptr;
+  if (next_.empty() && own == byKernel_.end() && atoms_.empty()) return nullptr;
   auto out = std::make_shared<hints::LaunchHints>();
+  out->atoms = atoms_.take();
   if (own != byKernel_.end()) out->locality = own->second;
   const std::vector<hints::LocalityDescriptor> next = std::move(next_);
   next_.clear();  // used up even when the launch refuses them

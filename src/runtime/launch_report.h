@@ -46,6 +46,10 @@ struct LaunchReport {
   func::MemoryFindings memory;
   // Locality descriptors the launch took (warpsim/locality.h); hints for the timing model.
   uint32_t localityDescriptors = 0;
+  // The program's XMem atoms at the launch and the operations on them it took (host calls since
+  // the previous launch).
+  uint32_t atoms = 0;
+  uint32_t atomOps = 0;
 
   uint64_t threadInstructions() const { return result.threadInstructions; }
   uint64_t warpInstructions() const { return result.warpInstructions; }

@@ -17,7 +17,11 @@ LaunchSetup::LaunchSetup(const Kernel& kernel, const func::LaunchConfig& config,
   report.grid = config.grid;
   report.block = config.block;
   report.dynamicSharedBytes = config.dynamicSharedBytes;
-  if (config.hints) report.localityDescriptors = static_cast<uint32_t>(config.hints->locality.size());
+  if (config.hints) {
+    report.localityDescriptors = static_cast<uint32_t>(config.hints->locality.size());
+    report.atoms = static_cast<uint32_t>(config.hints->atoms.attributes.size());
+    report.atomOps = static_cast<uint32_t>(config.hints->atoms.newOps);
+  }
   report.resources = kernel.resources();
   if (const compiler::FunctionAllocation* a = kernel.allocation()) {
     report.allocation = *a;

@@ -193,6 +193,7 @@ nlohmann::json toJson(const LaunchReport& r) {
       {"stats", toJson(r.stats)},
   };
   if (r.localityDescriptors != 0) out["locality_descriptors"] = r.localityDescriptors;
+  if (r.atoms != 0) out["xmem"] = {{"atoms", r.atoms}, {"host_ops", r.atomOps}};
   addRegisterAllocation(out, r);
   addValueSimilarity(out, r);
   addTiming(out, r);
@@ -223,6 +224,7 @@ nlohmann::json kernelJson(const LaunchReport& r) {
       {"wall_seconds", r.wallSeconds},
   };
   if (r.localityDescriptors != 0) out["locality_descriptors"] = r.localityDescriptors;
+  if (r.atoms != 0) out["xmem"] = {{"atoms", r.atoms}, {"host_ops", r.atomOps}};
   addRegisterAllocation(out, r);
   addValueSimilarity(out, r);
   addTiming(out, r);

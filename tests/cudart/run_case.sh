@@ -68,6 +68,11 @@ case "$case" in
   locality) err_want="^warpsim: warpsimLocalityDescriptorAdd: locality descriptor: data_tile.x (4097) is larger than dims.x (4096)$"
     flags="-I$src/../../include -L$libdir/../lib -lwarpsim_locality -Xlinker -rpath=$libdir/../lib"
     env_vars="WARPSIM_STATS=$work/stats.json" ;;
+  # XMem atoms through libwarpsim_xmem (built beside the runtime, in lib/).
+  xmem) err_want="^warpsim: warpsimAtomMap: AtomMap: \[0x[0-9a-f]*, 0x[0-9a-f]*) of atom 0 is not inside one device allocation$"
+    err_lines=2
+    flags="-I$src/../../include -L$libdir/../lib -lwarpsim_xmem -Xlinker -rpath=$libdir/../lib"
+    env_vars="WARPSIM_STATS=$work/stats.json" ;;
   *) echo "unknown case $case"; exit 1 ;;
 esac
 
@@ -112,5 +117,12 @@ if [ "$case" = locality ]; then
   [ "$(grep -c '"locality_descriptors": 2' "$work/stats.json")" = 1 ] || fail "no launch with 2 descriptors"
   [ "$(grep -c '"locality_descriptors": 1' "$work/stats.json")" = 1 ] || fail "no launch with 1 descriptor"
   [ "$(grep -c '"locality_descriptors"' "$work/stats.json")" = 2 ] || fail "a third launch had descriptors"
+fi
+if [ "$case" = xmem ]; then
+  # Launch 1 takes the map, the 2-D map and the two activations, launch 2 the deactivation and
+  # the unmap; both see the program's two atoms.
+  [ "$(grep -c '"host_ops": 4' "$work/stats.json")" = 1 ] || fail "no launch with 4 atom operations"
+  [ "$(grep -c '"host_ops": 2' "$work/stats.json")" = 1 ] || fail "no launch with 2 atom operations"
+  [ "$(grep -c '"atoms": 2' "$work/stats.json")" = 2 ] || fail "the launches do not both see 2 atoms"
 fi
 echo "ok [$case]"

@@ -31,6 +31,7 @@ struct RunArgs {
   // The resource specification (workloads::SpecSpace; 0: the workload's own choice).
   uint32_t threadsPerBlock = 0;  // --threads-per-block
   uint32_t sharedPerBlock = 0;   // --shared-per-block (bytes)
+  uint32_t tileBytes = 0;        // --tile-bytes
   // `warpsim run [options] -- PROGRAM [ARGS...]`: the program and its arguments.
   std::vector<std::string> program;
 };

@@ -14,14 +14,15 @@ int listSpecs(const std::vector<workloads::Workload>& all) {
   size_t count = 0;
   for (const workloads::Workload& w : all) count += acceptsSpecs(w) ? 1 : 0;
   fmt::print("{} workloads accept resource specifications (warpsim run <name> "
-             "[--threads-per-block N] [--shared-per-block BYTES]; registers per thread: "
-             "--max-registers):\n",
+             "[--threads-per-block N] [--shared-per-block BYTES] [--tile-bytes BYTES]; registers per "
+             "thread: --max-registers):\n",
              count);
   for (const workloads::Workload& w : all) {
     if (!acceptsSpecs(w)) continue;
-    fmt::print("\n{}\n  --threads-per-block  {}\n  --shared-per-block   {}\n  {}\n", w.name,
-               specValues(w.spec.threadsPerBlock), specValues(w.spec.sharedBytesPerBlock),
-               w.spec.meaning);
+    fmt::print("\n{}\n  --threads-per-block  {}\n  --shared-per-block   {}\n", w.name,
+               specValues(w.spec.threadsPerBlock), specValues(w.spec.sharedBytesPerBlock));
+    if (!w.spec.tileBytes.empty()) fmt::print("  --tile-bytes         {}\n", specValues(w.spec.tileBytes));
+    fmt::print("  {}\n", w.spec.meaning);
   }
   return 0;
 }
@@ -44,7 +45,7 @@ int listWorkloads(bool specs) {
   }
   if (anySpecs) {
     fmt::print("\n[spec]: accepts resource specifications (--threads-per-block, "
-               "--shared-per-block); warpsim list --specs shows them\n");
+               "--shared-per-block, --tile-bytes); warpsim list --specs shows them\n");
   }
   return 0;
 }

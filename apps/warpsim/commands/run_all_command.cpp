@@ -13,11 +13,12 @@ int runAllWorkloads(const RunArgs& args) {
   if (!args.workload.empty()) {
     throw runtime::Error(fmt::format("run: --all runs every workload; drop '{}'", args.workload));
   }
-  if (args.threadsPerBlock != 0 || args.sharedPerBlock != 0) {
+  if (args.threadsPerBlock != 0 || args.sharedPerBlock != 0 || args.tileBytes != 0) {
     throw runtime::Error(fmt::format(
         "run: {} needs a workload, not --all (each workload accepts its own values; warpsim list "
         "--specs)",
-        args.threadsPerBlock != 0 ? "--threads-per-block" : "--shared-per-block"));
+        args.threadsPerBlock != 0 ? "--threads-per-block"
+                                  : (args.sharedPerBlock != 0 ? "--shared-per-block" : "--tile-bytes")));
   }
   if (!args.statsFile.empty()) {
     throw runtime::Error("run: --stats writes one workload's statistics; it needs a workload, "

@@ -57,7 +57,7 @@ void writeStats(const std::string& path, const RunSummary& summary) {
 }  // namespace
 
 RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
-  checkSpec(w, args.threadsPerBlock, args.sharedPerBlock);
+  checkSpec(w, args.threadsPerBlock, args.sharedPerBlock, args.tileBytes);
   runtime::DeviceOptions options;
   options.numSms = args.sms;
   if (args.estimate) options.resources = runtime::DeviceOptions::Resources::Estimate;
@@ -81,12 +81,13 @@ RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
   summary.seed = args.seed;
   summary.threadsPerBlock = args.threadsPerBlock;
   summary.sharedPerBlock = args.sharedPerBlock;
+  summary.tileBytes = args.tileBytes;
   summary.mode = args.mode;
   summary.sms = device.properties().numSms;  // the configured GPU's, in either mode
   summary.config = device.configTree()->name();
   summary.resourceSource = args.estimate ? "estimate" : "ptxas";
   workloads::WorkloadContext ctx{device, summary.size, summary.seed, summary.launches,
-                                 args.threadsPerBlock, args.sharedPerBlock};
+                                 args.threadsPerBlock, args.sharedPerBlock, args.tileBytes};
   auto start = std::chrono::steady_clock::now();
   summary.outcome = w.run(ctx);
   summary.wallSeconds =

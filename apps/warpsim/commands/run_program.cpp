@@ -220,10 +220,11 @@ int runProgram(const RunArgs& args) {
         "run: give either a workload ('{}') or a program after --, not both", args.workload));
   }
   if (args.all) throw runtime::Error("run: --all runs the workload suite, not a program");
-  if (args.threadsPerBlock != 0 || args.sharedPerBlock != 0) {
-    throw runtime::Error(fmt::format("run: {} applies to the suite's workloads, not a program",
-                                     args.threadsPerBlock != 0 ? "--threads-per-block"
-                                                               : "--shared-per-block"));
+  if (args.threadsPerBlock != 0 || args.sharedPerBlock != 0 || args.tileBytes != 0) {
+    throw runtime::Error(fmt::format(
+        "run: {} applies to the suite's workloads, not a program",
+        args.threadsPerBlock != 0 ? "--threads-per-block"
+                                  : (args.sharedPerBlock != 0 ? "--shared-per-block" : "--tile-bytes")));
   }
   if (args.mode != "functional" && args.mode != "timing") {
     throw runtime::Error(fmt::format("run: --mode '{}' is unknown (modes: functional, timing)",

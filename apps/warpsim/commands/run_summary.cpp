@@ -165,6 +165,7 @@ std::string specText(const RunSummary& s) {
   std::string text;
   if (s.threadsPerBlock != 0) text += fmt::format(", {} threads/block", s.threadsPerBlock);
   if (s.sharedPerBlock != 0) text += fmt::format(", {} B shared/block", s.sharedPerBlock);
+  if (s.tileBytes != 0) text += fmt::format(", {} B tiles", s.tileBytes);
   return text;
 }
 
@@ -256,6 +257,7 @@ nlohmann::json summaryJson(const RunSummary& s) {
   };
   if (s.threadsPerBlock != 0) out["threads_per_block"] = s.threadsPerBlock;
   if (s.sharedPerBlock != 0) out["shared_per_block"] = s.sharedPerBlock;
+  if (s.tileBytes != 0) out["tile_bytes"] = s.tileBytes;
   if (nlohmann::json values = runtime::valueSimilarityTotals(s.launches); !values.is_null()) {
     out["totals"]["value_similarity"] = std::move(values);
   }

@@ -22,6 +22,7 @@ struct RunSummary {
   // The resource specification asked for (workloads::SpecSpace; 0: the workload's own choice).
   uint32_t threadsPerBlock = 0;
   uint32_t sharedPerBlock = 0;  // bytes
+  uint32_t tileBytes = 0;       // a tiled workload's tile (bytes)
   std::string mode;         // "timing" or "functional"
   std::string config;       // the GPU configuration's name; empty: none (functional default)
   uint32_t sms = 0;         // SMs the CTAs were spread over

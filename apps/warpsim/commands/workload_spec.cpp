@@ -29,6 +29,10 @@ std::string acceptedOptions(const workloads::Workload& w) {
     if (!w.spec.threadsPerBlock.empty()) text += ";";
     text += " --shared-per-block " + specValues(w.spec.sharedBytesPerBlock);
   }
+  if (!w.spec.tileBytes.empty()) {
+    if (!w.spec.threadsPerBlock.empty() || !w.spec.sharedBytesPerBlock.empty()) text += ";";
+    text += " --tile-bytes " + specValues(w.spec.tileBytes);
+  }
   return text;
 }
 
@@ -39,14 +43,14 @@ std::string specValues(const std::vector<uint32_t>& values) {
 }
 
 bool acceptsSpecs(const workloads::Workload& w) {
-  return !w.spec.threadsPerBlock.empty() || !w.spec.sharedBytesPerBlock.empty();
+  return !w.spec.threadsPerBlock.empty() || !w.spec.sharedBytesPerBlock.empty() || !w.spec.tileBytes.empty();
 }
 
-void checkSpec(const workloads::Workload& w, uint32_t threadsPerBlock,
-               uint32_t sharedBytesPerBlock) {
+void checkSpec(const workloads::Workload& w, uint32_t threadsPerBlock, uint32_t sharedBytesPerBlock,
+               uint32_t tileBytes) {
   const SpecOption options[] = {{"--threads-per-block", threadsPerBlock, w.spec.threadsPerBlock},
-                                {"--shared-per-block", sharedBytesPerBlock,
-                                 w.spec.sharedBytesPerBlock}};
+                                {"--shared-per-block", sharedBytesPerBlock, w.spec.sharedBytesPerBlock},
+                                {"--tile-bytes", tileBytes, w.spec.tileBytes}};
   for (const SpecOption& o : options) {
     if (o.value == 0) continue;
     if (o.accepted.empty()) {

@@ -58,7 +58,7 @@ void ClusterCtaScheduler::beginLaunch(const Launch& launch) {
   } else {
     clusterDims_ = Dims{1, 1, 1};
     std::vector<uint32_t> zoneOfCta;
-    if (launch.hints != nullptr && !launch.hints->empty()) {
+    if (launch.hints != nullptr && !launch.hints->locality.empty()) {
       // The runtime checked each descriptor against the grid before the launch
       // (hints::checkForGrid), so the plan does not throw for a launch that got here. On a GPU of
       // several modules, Algorithm 2 first partitions the CTAs across the zones, and Algorithm 1

@@ -51,7 +51,7 @@ DescriptorZonePlacement::DescriptorZonePlacement(uint32_t zones, uint32_t xorBit
 void DescriptorZonePlacement::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3],
                                           uint32_t ctasPerZone) {
   // A launch without descriptors keeps the placement: pages do not move (placement_history.h).
-  if (hints == nullptr || hints->empty()) return;
+  if (hints == nullptr || hints->locality.empty()) return;
   const Dims g{grid[0], grid[1], grid[2]};
   std::vector<TileGeometry> geometry;
   for (const hints::LocalityDescriptor& d : hints->locality) geometry.push_back(geometryOf(d, g));

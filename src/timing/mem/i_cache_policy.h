@@ -12,8 +12,9 @@
 //   insertion() and pin()  when a line is installed (after bypass() said false).
 //   prefetch()  after every read request (hit or miss): lines to fetch into this cache as well;
 //               a prefetch that finds no free MSHR, no free way or a full queue is dropped.
-//   beginLaunch()  (L1 only) when the SM starts running a launch's CTAs: the launch's hints
-//               (what the program says of its data; nullptr: nothing) and shape.
+//   beginLaunch()  when a launch starts (an L1: when its SM starts running the launch's CTAs;
+//               an L2 slice: when the launch starts on the GPU): the launch's hints (what the
+//               program says of its data; nullptr: nothing) and shape.
 //   unpinPeriod()  (L1 only) read after beginLaunch: every so many core cycles the L1 clears
 //               its hard pins (a periodic reset of thrash-resistant pinning); 0: never.
 // Implementations must be deterministic; they may keep state (per SM or per slice).
@@ -47,12 +48,15 @@ struct CacheAccessInfo {
   uint32_t warp = 0;  // warp in its CTA
 };
 
-// What an L1's policy learns when its SM starts running a launch's CTAs.
+// What a cache's policy learns when a launch starts.
 struct CacheLaunch {
   const hints::LaunchHints* hints = nullptr;  // nullptr: the program said nothing
   uint32_t grid[3] = {1, 1, 1};               // CTAs along x, y, z
   uint32_t numSms = 1;                        // SMs of the GPU
-  uint64_t capacityBytes = 0;                 // this L1's data capacity for the launch
+  uint64_t capacityBytes = 0;                 // this cache's data capacity for the launch
+  // The capacity the addresses this cache serves are spread over: an L1's own, the L2's every
+  // slice together (each slice holds its share of the addresses).
+  uint64_t levelCapacityBytes = 0;
 };
 
 class ICachePolicy {

@@ -319,6 +319,13 @@ void MemorySystemImpl::beginKernel() {
 void MemorySystemImpl::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3],
                                    uint32_t ctasPerSm) {
   if (placement_) placement_->beginLaunch(hints, grid, params_.numSms / params_.modules * ctasPerSm);
+  CacheLaunch launch;
+  launch.hints = hints;
+  for (int d = 0; d < 3; ++d) launch.grid[d] = grid[d];
+  launch.numSms = params_.numSms;
+  launch.levelCapacityBytes = params_.l2.cache.sizeBytes;
+  launch.capacityBytes = launch.levelCapacityBytes / l2Policies_.size();
+  for (auto& p : l2Policies_) p->beginLaunch(launch);
 }
 
 void MemorySystemImpl::reportStats(nlohmann::json& out) const {

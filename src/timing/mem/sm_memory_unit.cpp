@@ -397,6 +397,7 @@ void SmMemoryUnit::beginLaunch(const hints::LaunchHints* hints, const uint32_t g
   for (int d = 0; d < 3; ++d) launch.grid[d] = grid[d];
   launch.numSms = params_.numSms;
   launch.capacityBytes = l1_.capacity();
+  launch.levelCapacityBytes = launch.capacityBytes;
   policy_->beginLaunch(launch);
   l1_.setUnpinPeriod(policy_->unpinPeriod(), now);
 }
