@@ -60,6 +60,7 @@ Workload syrkWorkload();
 Workload ataxWorkload();
 Workload mvtWorkload();
 Workload doitgenWorkload();
+Workload gemmL2tiledWorkload();
 Workload conv2dWorkload();
 Workload liborWorkload();
 Workload lavamdWorkload();
@@ -84,6 +85,7 @@ std::vector<Workload> allWorkloads() {
       ataxWorkload(),
       mvtWorkload(),
       doitgenWorkload(),
+      gemmL2tiledWorkload(),
       // reductions, scans and sorting
       reduceTreeWorkload(),
       reduceShflWorkload(),

@@ -145,7 +145,7 @@ TEST(WorkloadSpecCatalogue, ListsAscendingWithinLimitsAndExplained) {
     for (uint32_t b : s.sharedBytesPerBlock) {
       EXPECT_TRUE(b >= 1 && b <= 48 * 1024) << w.name << ": " << b << " shared bytes per block";
     }
-    const bool any = !s.threadsPerBlock.empty() || !s.sharedBytesPerBlock.empty();
+    const bool any = !s.threadsPerBlock.empty() || !s.sharedBytesPerBlock.empty() || !s.tileBytes.empty();
     EXPECT_EQ(any, !s.meaning.empty()) << w.name << ": a meaning goes with the lists";
   }
 }

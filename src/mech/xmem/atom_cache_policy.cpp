@@ -46,11 +46,15 @@ void AtomCachePolicy::beginLaunch(const timing::mem::CacheLaunch& launch) {
       attributes_, [&](uint32_t id) { return amu_.ast().isActive(id); },
       [&](uint32_t id) { return amu_.aam().chunksOwnedBy(id) * chunk; }, launch.levelCapacityBytes,
       options_.pinShare);
-  for (CacheAtomRule& r : rules_) {
+  for (uint32_t id = 0; id < hints::kMaxAtoms; ++id) {
+    CacheAtomRule& r = rules_[id];
+    const uint64_t ws = id < attributes_.size() && amu_.ast().isActive(id) ? amu_.aam().chunksOwnedBy(id) * chunk : 0;
+    workingSet_[id] = ws;
     r.bypass = r.bypass && options_.bypass;
     if (!options_.pinning) r.pinThreshold = 0;
     r.prefetchRemainder = options_.prefetch && options_.prefetchDegree > 0 && r.strideBytes != 0 && !r.pinsAll() &&
                           !r.bypass;
+    pinnedBytes_[id] = r.pinsAll() ? ws : ws * r.pinThreshold / CacheAtomRule::kHashRange;
   }
   memoLine_ = ~uint64_t{0};  // the mappings may have changed
 }
@@ -79,8 +83,9 @@ bool AtomCachePolicy::bypass(const CacheAccessInfo& access) {
 
 InsertPosition AtomCachePolicy::insertion(const CacheAccessInfo& access) {
   const uint32_t atom = atomOf(access);
-  if (atom == kNone || pinned(atom, access.line)) return InsertPosition::Mru;
-  return InsertPosition::Lru;  // an atom's part that is not kept passes through
+  // An atom's part that is not kept passes through; a prefetched line is about to be read.
+  if (atom == kNone || access.prefetch || pinned(atom, access.line)) return InsertPosition::Mru;
+  return InsertPosition::Lru;
 }
 
 PinKind AtomCachePolicy::pin(const CacheAccessInfo& access) {
@@ -129,9 +134,10 @@ void AtomCachePolicy::reportStats(nlohmann::json& out) const {
     add("bypassed", c.bypassed);
     add("pinned_lines", c.pinnedLines);
     add("prefetches", c.prefetches);
-    a["pinned_fraction"] = static_cast<double>(std::min(rules_[id].pinThreshold, CacheAtomRule::kHashRange)) /
-                           CacheAtomRule::kHashRange;
-    a["bypass"] = rules_[id].bypass;
+    // The rule is the same in every cache of the level: reported once.
+    const auto once = [&a](const char* name, uint64_t v) { a[name] = std::max(a.value(name, uint64_t{0}), v); };
+    once("working_set_bytes", workingSet_[id]);
+    once("pinned_bytes", pinnedBytes_[id]);
   }
 }
 

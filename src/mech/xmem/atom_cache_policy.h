@@ -21,7 +21,8 @@
 // Statistics per kernel (memory.l1d_policy / l2_policy, summed over instances): `amu` (the
 // unit's counters; the operations the kernel's launch applied counted once) and `atoms`, per
 // atom id: reads, read_hits, bypassed, pinned_lines, prefetches, and the translator's decision
-// (pinned_fraction, bypass) for the launch.
+// for the launch, counted once: working_set_bytes (mapped, when active) and pinned_bytes (of
+// them, what the rule pins). Only counts: totals over launches add them.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -80,6 +81,8 @@ class AtomCachePolicy final : public timing::mem::ICachePolicy {
   uint64_t memoLine_ = ~uint64_t{0};
   uint32_t memoAtom_ = kNone;
   std::array<AtomCounts, hints::kMaxAtoms> counts_{};
+  std::array<uint64_t, hints::kMaxAtoms> workingSet_{};   // bytes mapped, when active (the launch's rule)
+  std::array<uint64_t, hints::kMaxAtoms> pinnedBytes_{};  // of them, the rule pins
 };
 
 }  // namespace warpsim::mech::xmem

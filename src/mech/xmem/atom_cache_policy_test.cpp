@@ -86,9 +86,10 @@ TEST(AtomCachePolicy, ReuseZeroBypassesAndAFittingTileIsPinnedWhole) {
   nlohmann::json out = nlohmann::json::object();
   p.reportStats(out);
   EXPECT_EQ(out["atoms"][0]["bypassed"], 1);
-  EXPECT_EQ(out["atoms"][0]["bypass"], true);
   EXPECT_EQ(out["atoms"][1]["pinned_lines"], 1);
-  EXPECT_EQ(out["atoms"][1]["pinned_fraction"], 1.0);
+  EXPECT_EQ(out["atoms"][1]["working_set_bytes"], 16384);
+  EXPECT_EQ(out["atoms"][1]["pinned_bytes"], 16384);
+  EXPECT_EQ(out["atoms"][0]["pinned_bytes"], 0);
   EXPECT_EQ(out["atoms"][1]["reads"], 1);
   EXPECT_EQ(out["amu"]["maps"], 2);
   EXPECT_EQ(out["amu"]["activates"], 2);
@@ -102,6 +103,12 @@ TEST(AtomCachePolicy, AnOversizedTileIsPinnedInPartAndItsRestPrefetchedAlongTheS
   AtomCachePolicy p(AtomPolicyOptions{}, 128);
   p.beginLaunch(launchOf(h, 8 * 1024));  // budget 6 KB of the 16 KB tile: 3/8 pinned
   EXPECT_EQ(p.rules()[1].pinThreshold, CacheAtomRule::kHashRange * 3 / 8);
+  nlohmann::json out = nlohmann::json::object();
+  p.reportStats(out);
+  EXPECT_EQ(out["atoms"][1]["pinned_bytes"], 6144);
+  timing::mem::CacheAccessInfo prefetched = read(kTile);
+  prefetched.prefetch = true;
+  EXPECT_EQ(p.insertion(prefetched), InsertPosition::Mru);  // about to be read
   int pinnedLines = 0;
   for (uint64_t l = kTile; l < kTile + 16384; l += 128) {
     const bool kept = lineHash(l) < p.rules()[1].pinThreshold;

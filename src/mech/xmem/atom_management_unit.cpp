@@ -81,9 +81,6 @@ void AtomManagementUnit::reportStats(nlohmann::json& out) const {
   add("aam_reads", s.aamReads);
   add("lookups_inactive", s.lookupsInactive);
   add("lookups_no_atom", s.lookupsNoAtom);
-  const uint64_t hits = out["alb_hits"].get<uint64_t>();
-  const uint64_t lookups = hits + out["alb_misses"].get<uint64_t>();
-  out["alb_hit_rate"] = lookups == 0 ? 0.0 : static_cast<double>(hits) / static_cast<double>(lookups);
 }
 
 }  // namespace warpsim::mech::xmem

@@ -18,7 +18,8 @@
 //
 // Statistics (reportStats, snake_case): maps, unmaps, activates, deactivates, bytes_mapped
 // (bytes of map operations' blocks), chunks_written (AAM), lookups, alb_hits, alb_misses,
-// aam_reads, lookups_inactive (an owner that is not active), lookups_no_atom, alb_hit_rate.
+// aam_reads, lookups_inactive (an owner that is not active), lookups_no_atom (counts only:
+// the ALB hit rate is alb_hits / (alb_hits + alb_misses)).
 // Several units reporting into one object (one per cache, each applying the program's same
 // operations to its copy of the AAM) sum their lookups and ALB counts; the operation counts are
 // the program's, reported once (the largest of the units').
@@ -71,7 +72,6 @@ class AtomManagementUnit {
   Stats stats() const;
   void resetCounts();
   // Adds this unit's counts to those already in `out` (several units may report into one object)
-  // and derives alb_hit_rate from the sums (0 without lookups).
   void reportStats(nlohmann::json& out) const;
 
   const AmuParams& params() const { return params_; }

@@ -196,13 +196,11 @@ TEST(AtomManagementUnit, ReportStatsAddsLookupsAcrossUnitsAndCountsOperationsOnc
   EXPECT_EQ(out["aam_reads"], 1);
   EXPECT_EQ(out["lookups_inactive"], 0);
   EXPECT_EQ(out["lookups_no_atom"], 1);
-  EXPECT_DOUBLE_EQ(out["alb_hit_rate"].get<double>(), 0.75);
   amu.reportStats(out);  // a second unit that applied the same operations
   EXPECT_EQ(out["lookups"], 8);
   EXPECT_EQ(out["alb_misses"], 2);
   EXPECT_EQ(out["maps"], 1);  // the program's operations, counted once
   EXPECT_EQ(out["chunks_written"], 2);
-  EXPECT_DOUBLE_EQ(out["alb_hit_rate"].get<double>(), 0.75);
 
   // A kernel boundary: the counts start again, the tables stay.
   amu.resetCounts();
@@ -217,7 +215,7 @@ TEST(AtomManagementUnit, ReportStatsAddsLookupsAcrossUnitsAndCountsOperationsOnc
   nlohmann::json idle;
   AtomManagementUnit().reportStats(idle);
   EXPECT_EQ(idle["lookups"], 0);
-  EXPECT_DOUBLE_EQ(idle["alb_hit_rate"].get<double>(), 0.0);
+  EXPECT_FALSE(idle.contains("alb_hit_rate"));  // a ratio: readers derive it from the counts
 }
 
 TEST(AtomManagementUnit, InvalidParametersAndAtomsThrow) {

@@ -42,6 +42,7 @@ struct CacheAccessInfo {
   bool write = false;
   bool atomic = false;
   bool hit = false;   // prefetch(): whether the access hit
+  bool prefetch = false;  // insertion() and pin(): the line is being prefetched (lines[] of prefetch())
   uint32_t sm = 0;    // requesting SM
   uint32_t pc = 0;    // requesting instruction (index in its function)
   uint32_t cta = 0;   // linear CTA id

@@ -308,6 +308,7 @@ void L1DataCache::prefetch(const CacheAccessInfo& info, const RequestOrigin& ori
     CacheAccessInfo pf = info;
     pf.line = line;
     pf.sectors = tags_.allSectors();
+    pf.prefetch = true;
     evict(set, victim, origin);
     tags_.install(set, victim, line, policy_.insertion(pf), policy_.pin(pf));
     tags_.line(set, victim).pending = pf.sectors;

@@ -434,6 +434,7 @@ void L2Slice::prefetch(const CacheAccessInfo& info) {
     CacheAccessInfo pf = info;
     pf.line = line;
     pf.sectors = tags_.allSectors();
+    pf.prefetch = true;
     evict(set, victim);
     tags_.install(set, victim, line, w_.policy->insertion(pf), w_.policy->pin(pf), size);
     tags_.line(set, victim).pending = pf.sectors;
