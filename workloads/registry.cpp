@@ -61,6 +61,7 @@ Workload ataxWorkload();
 Workload mvtWorkload();
 Workload doitgenWorkload();
 Workload gemmL2tiledWorkload();
+Workload gemvL2tiledWorkload();
 Workload conv2dWorkload();
 Workload liborWorkload();
 Workload lavamdWorkload();
@@ -86,6 +87,7 @@ std::vector<Workload> allWorkloads() {
       mvtWorkload(),
       doitgenWorkload(),
       gemmL2tiledWorkload(),
+      gemvL2tiledWorkload(),
       // reductions, scans and sorting
       reduceTreeWorkload(),
       reduceShflWorkload(),
