@@ -46,6 +46,8 @@ struct AtomOp {
 
   bool isMapping() const { return kind == Kind::Map || kind == Kind::Unmap; }
   uint64_t bytes() const { return sizeX * sizeY * sizeZ; }
+  // One past the block's last byte (the end of its last run).
+  uint64_t end() const { return base + ((sizeZ - 1) * lenY + (sizeY - 1)) * lenX + sizeX; }
 };
 
 // "" when `op`'s block is well formed (no size 0, sizeX <= lenX, and sizeY <= lenY for a 3-D

@@ -54,6 +54,8 @@ TEST(Atoms, BlocksAreLinearisedIntoRunsInAddressOrder) {
   AtomOp cube{AtomOp::Kind::Map, 0, 0x2000, 32, 4, 8, 2, 2};
   EXPECT_EQ(runs(cube), (std::vector<std::pair<uint64_t, uint64_t>>{
                             {0x2000, 8}, {0x2020, 8}, {0x2080, 8}, {0x20a0, 8}}));
+  EXPECT_EQ(cube.end(), 0x20a8u);  // the end of the last run
+  EXPECT_EQ(tile.end(), 0x1090u);
   // 3-D of whole planes: one run.
   AtomOp planes{AtomOp::Kind::Map, 0, 0x2000, 32, 4, 32, 4, 3};
   EXPECT_EQ(runs(planes), (std::vector<std::pair<uint64_t, uint64_t>>{{0x2000, 384}}));

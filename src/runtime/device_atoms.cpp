@@ -10,8 +10,7 @@ namespace warpsim::runtime {
 void Device::issueAtomOp(const hints::AtomOp& op) {
   if (op.isMapping()) {
     if (std::string why = hints::checkAtomOp(op); !why.empty()) throw Error(why);
-    // The block's extent: from its first byte to the end of its last run.
-    const uint64_t end = op.base + ((op.sizeZ - 1) * op.lenY + (op.sizeY - 1)) * op.lenX + op.sizeX;
+    const uint64_t end = op.end();
     if (!memory().isMapped(op.base, end - op.base)) {
       throw Error(fmt::format("{}: [0x{:x}, 0x{:x}) of atom {} is not inside one device allocation",
                               op.kind == hints::AtomOp::Kind::Map ? "AtomMap" : "AtomUnmap", op.base, end, op.atom));

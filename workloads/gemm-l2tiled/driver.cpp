@@ -20,6 +20,7 @@
 #include "check.h"
 #include "runtime/error.h"
 #include "smooth_matrix.h"
+#include "l2_tiling.h"
 #include "workload.h"
 
 namespace warpsim::workloads {
@@ -29,35 +30,14 @@ namespace {
 constexpr int kColsPerLaunch = 32;     // a column block: a warp's 32 lanes
 constexpr int kRowsPerCta = 8;         // CTAs of 32 x 8 = 256 threads
 constexpr int kCols = 4 * kColsPerLaunch;  // m
-constexpr uint32_t kDefaultTileBytes = 256 * 1024;
 constexpr uint64_t kMaxEdge = 8192;
-
-// The tile sizes a specification may ask for: powers of two from 16 KB (an eighth of an L2 slice
-// of gtx480) to 8 MB (beyond every configured L2 but the largest GPUs'). A tile larger than A is
-// all of A (one panel).
-constexpr std::array<uint32_t, 10> kTileChoices = {16u << 10,  32u << 10,  64u << 10, 128u << 10,
-                                                   256u << 10, 512u << 10, 1u << 20,  2u << 20,
-                                                   4u << 20,   8u << 20};
-
-// Rows of A per panel: the tile's bytes in whole rows (at least one, at most n).
-int rowsPerTile(const WorkloadContext& ctx, int n, int k) {
-  const uint64_t rowBytes = uint64_t{4} * k;
-  uint64_t tile = ctx.tileBytes;
-  if (tile == 0) {
-    tile = std::min<uint64_t>(kDefaultTileBytes, rowBytes * n / 4);
-  } else if (std::find(kTileChoices.begin(), kTileChoices.end(), tile) == kTileChoices.end()) {
-    throw runtime::Error(fmt::format("gemm-l2tiled: tile of {} bytes is not one of {}", tile,
-                                     fmt::join(kTileChoices, ", ")));
-  }
-  return static_cast<int>(std::clamp<uint64_t>(tile / rowBytes, 1, n));
-}
 
 Outcome run(WorkloadContext& ctx) {
   if (ctx.size < 1 || ctx.size > kMaxEdge) {
     throw runtime::Error(fmt::format("gemm-l2tiled: matrix edge 1 to {}, not {}", kMaxEdge, ctx.size));
   }
   const int n = static_cast<int>(ctx.size), k = n, m = kCols;
-  const int panelRows = rowsPerTile(ctx, n, k);
+  const int rowsPerPanel = panelRows(ctx, "gemm-l2tiled", uint64_t{4} * k, n);
   InputGenerator gen(ctx.seed);
   // A: a smooth field plus noise (smooth_matrix.h), like sampled physical data; B uniform in
   // [-1, 1) (weights).
@@ -82,38 +62,19 @@ Outcome run(WorkloadContext& ctx) {
   //   the policy).
   // They are hints for the timing model: they never change the result, and configurations
   // without the policy ignore them.
-  auto pattern = [](int64_t stride, uint8_t intensity) {
-    return warpsimAtomAccessPattern{WARPSIM_ATOM_REGULAR, stride, intensity};
-  };
-  const uint32_t atomA = gpu.createAtom(
-      "gemm-l2tiled:A panel",
-      hints::atomAttributes(WARPSIM_ATOM_FLOAT32, pattern(4, 200), 8, WARPSIM_ATOM_READ_ONLY));
-  const uint32_t atomB = gpu.createAtom(
-      "gemm-l2tiled:B",
-      hints::atomAttributes(WARPSIM_ATOM_FLOAT32, pattern(static_cast<int64_t>(rowBytesB), 100), 1,
-                            WARPSIM_ATOM_READ_ONLY));
-  const uint32_t atomC = gpu.createAtom(
-      "gemm-l2tiled:C",
-      hints::atomAttributes(WARPSIM_ATOM_FLOAT32, pattern(4, 20), 0, WARPSIM_ATOM_WRITE_ONLY));
-  using Op = hints::AtomOp;
-  auto map1d = [&](Op::Kind kind, uint32_t atom, uint64_t base, uint64_t bytes) {
-    gpu.issueAtomOp(Op{kind, atom, base, bytes, 1, bytes, 1, 1});
-  };
+  const uint32_t atomA = floatAtom(gpu, "gemm-l2tiled:A panel", 4, 200, 8, WARPSIM_ATOM_READ_ONLY);
+  const uint32_t atomB =
+      floatAtom(gpu, "gemm-l2tiled:B", static_cast<int64_t>(rowBytesB), 100, 1, WARPSIM_ATOM_READ_ONLY);
+  const uint32_t atomC = floatAtom(gpu, "gemm-l2tiled:C", 4, 20, 0, WARPSIM_ATOM_WRITE_ONLY);
   // All of B and C once; the panels one at a time, below. The operations go with the next launch.
-  map1d(Op::Kind::Map, atomB, dB, rowBytesB * k);
-  map1d(Op::Kind::Map, atomC, dC, rowBytesB * n);
-  for (uint32_t atom : {atomA, atomB, atomC}) gpu.issueAtomOp(Op{Op::Kind::Activate, atom});
-
-  uint64_t previousBase = 0, previousBytes = 0;
-  for (int row0 = 0; row0 < n; row0 += panelRows) {
-    const int rows = std::min(panelRows, n - row0);
-    // The current panel: its rows are contiguous (a 1-D map); the previous one leaves the atom,
-    // so that the atom's working set is the panel the launches read.
-    const uint64_t base = dA + rowBytesA * row0, bytes = rowBytesA * rows;
-    if (previousBytes != 0) map1d(Op::Kind::Unmap, atomA, previousBase, previousBytes);
-    map1d(Op::Kind::Map, atomA, base, bytes);
-    previousBase = base;
-    previousBytes = bytes;
+  mapAtom(gpu, hints::AtomOp::Kind::Map, atomB, dB, rowBytesB * k);
+  mapAtom(gpu, hints::AtomOp::Kind::Map, atomC, dC, rowBytesB * n);
+  activateAtoms(gpu, {atomA, atomB, atomC});
+  PanelAtom panel(gpu, atomA);
+  for (int row0 = 0; row0 < n; row0 += rowsPerPanel) {
+    const int rows = std::min(rowsPerPanel, n - row0);
+    const uint64_t base = dA + rowBytesA * row0;
+    panel.moveTo(base, rowBytesA * rows);  // its rows are contiguous: a 1-D map
     for (int col0 = 0; col0 < m; col0 += kColsPerLaunch) {
       launch(ctx, kernel, {1, ceilDiv(rows, kRowsPerCta)}, {kColsPerLaunch, kRowsPerCta}, 0, k, m,
              rows, base, dB + uint64_t{4} * col0, dC + rowBytesB * row0 + uint64_t{4} * col0);
@@ -145,10 +106,10 @@ Outcome run(WorkloadContext& ctx) {
   std::string bad = boundedMismatch("C = A B", gpu.download<float>(dC, static_cast<size_t>(n) * m),
                                     ref, bound, &worst);
   if (!bad.empty()) return fail(bad);
-  const int panels = (n + panelRows - 1) / panelRows;
+  const int panels = (n + rowsPerPanel - 1) / rowsPerPanel;
   return {true, fmt::format("A {0} x {0}, B {0} x {1}: {2} panel(s) of {3} rows ({4} KB), {5} "
                             "launches; worst error of the bound {6:.2g}",
-                            n, m, panels, panelRows, rowBytesA * panelRows / 1024,
+                            n, m, panels, rowsPerPanel, rowBytesA * rowsPerPanel / 1024,
                             panels * (m / kColsPerLaunch), worst)};
 }
 
@@ -156,7 +117,7 @@ Outcome run(WorkloadContext& ctx) {
 
 Workload gemmL2tiledWorkload() {
   SpecSpace spec;
-  spec.tileBytes.assign(kTileChoices.begin(), kTileChoices.end());
+  spec.tileBytes = l2TileChoices();
   spec.meaning =
       "tile bytes: the rows of A per panel (tile / (4 n), at least 1, at most n), the working set "
       "every column block rereads; by default 256 KB, at most a quarter of A";
