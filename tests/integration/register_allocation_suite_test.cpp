@@ -2,7 +2,7 @@
 // allocated at `minimal`, 32, 24 and 16 registers and at the smallest budget its kernels allow
 // (spill code and all), verifies against its CPU reference and leaves the same device memory,
 // bit for bit, as the run on virtual registers, in functional mode at every budget and in timing
-// mode at `minimal`, 16 and the smallest (gtx480).
+// mode at `minimal` and the smallest (gtx480).
 #include <gtest/gtest.h>
 
 #include <charconv>
@@ -76,7 +76,7 @@ TEST_P(EquivalenceWithRegisterAllocation, SameResultsAtEveryBudget) {
                                       std::string("24"), std::string("16"), feasible}) {
       // Timing mode at the budgets with the most and the least spill code only: the middle ones
       // exercise no timing path the others do not, and each timing run costs a whole launch.
-      if (mode == "timing" && (budget == "32" || budget == "24")) continue;
+      if (mode == "timing" && (budget == "32" || budget == "24" || budget == "16")) continue;
       SCOPED_TRACE(mode + " mode, budget " + budget);
       const SuiteRun allocated = runAt(*w, mode, budget);
       ASSERT_EQ(allocated.result.error, "");

@@ -5,6 +5,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,34 @@ inline std::string workloadTestName(const ::testing::TestParamInfo<std::string>&
     if (c == '-') c = '_';
   }
   return id;
+}
+
+}  // namespace warpsim::workloads::testing
+
+namespace warpsim::workloads::testing {
+
+// The variants (overlays, pool sizes, budgets...) a whole-suite test runs `workload` with:
+// every one of `always`, then `count` of `rotating`, chosen by the workload's place in the suite
+// so that consecutive workloads take consecutive variants and every variant runs on about
+// (suite size x count / rotating.size()) workloads. With WARPSIM_FULL_SUITES=1 in the
+// environment every workload runs every variant (the full cross product, for a local check
+// after changing a mechanism); CI runs the rotation, which keeps each variant on whole programs
+// at a fraction of the time.
+inline std::vector<std::string> suiteVariants(const std::string& workload,
+                                              const std::vector<std::string>& always,
+                                              const std::vector<std::string>& rotating,
+                                              size_t count = 1) {
+  std::vector<std::string> out = always;
+  const char* full = std::getenv("WARPSIM_FULL_SUITES");
+  if ((full != nullptr && std::string(full) == "1") || count >= rotating.size()) {
+    out.insert(out.end(), rotating.begin(), rotating.end());
+    return out;
+  }
+  const std::vector<std::string> names = workloadNames();
+  size_t index = 0;
+  while (index < names.size() && names[index] != workload) ++index;
+  for (size_t k = 0; k < count; ++k) out.push_back(rotating[(index * count + k) % rotating.size()]);
+  return out;
 }
 
 }  // namespace warpsim::workloads::testing

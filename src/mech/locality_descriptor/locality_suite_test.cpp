@@ -1,6 +1,7 @@
 // The Locality Descriptor's policies on whole programs: every workload of the suite verifies
 // with each of the study's single-chip configurations (BCS, LDesc-Sched, LDesc-Pref,
-// LDesc-Cache, LDesc), and the launches report what they used: the clusters (pairs with BCS,
+// LDesc-Cache, LDesc; LDesc on every workload, two others per workload in turn: see
+// suiteVariants), and the launches report what they used: the clusters (pairs with BCS,
 // Algorithm 1's from the descriptors otherwise, one CTA each without descriptors) and, with the
 // L1 policy, one statistics entry per descriptor of the launch.
 #include <gtest/gtest.h>
@@ -19,7 +20,9 @@ class EquivalenceWithLocalityDescriptors : public testing::TestWithParam<std::st
 
 TEST_P(EquivalenceWithLocalityDescriptors, VerifiesWithEveryConfiguration) {
   workloads::testing::runWithEachOverlay(
-      GetParam(), "gtx480", {"bcs", "ldesc-sched", "ldesc-pref", "ldesc-cache", "ldesc"},
+      GetParam(), "gtx480",
+      workloads::testing::suiteVariants(GetParam(), {"ldesc"},
+                                        {"bcs", "ldesc-sched", "ldesc-pref", "ldesc-cache"}, 2),
       [&](const std::string& overlay, const runtime::LaunchReport& r) {
         ASSERT_TRUE(r.timing != nullptr);
         const nlohmann::json& t = *r.timing;
@@ -41,13 +44,15 @@ TEST_P(EquivalenceWithLocalityDescriptors, VerifiesWithEveryConfiguration) {
       });
 }
 
-// The multi-module GPU: FirstTouch-Distrib, LDesc-Placement and LDesc with everything (zone
-// bits and CTA partition from Algorithm 2, clusters, the L1 policies).
+// The multi-module GPU: LDesc with everything (zone bits and CTA partition from Algorithm 2,
+// clusters, the L1 policies) on every workload; FirstTouch-Distrib or LDesc-Placement in turn.
 class EquivalenceOnMultiModuleGpu : public testing::TestWithParam<std::string> {};
 
 TEST_P(EquivalenceOnMultiModuleGpu, VerifiesWithEveryNumaConfiguration) {
   workloads::testing::runWithEachOverlay(
-      GetParam(), "mcm-4gpm", {"numa-first-touch", "ldesc-placement", "ldesc-numa+ldesc"},
+      GetParam(), "mcm-4gpm",
+      workloads::testing::suiteVariants(GetParam(), {"ldesc-numa+ldesc"},
+                                        {"numa-first-touch", "ldesc-placement"}),
       [&](const std::string& overlay, const runtime::LaunchReport& r) {
         ASSERT_TRUE(r.timing != nullptr);
         const nlohmann::json& numa = (*r.timing)["memory"]["numa"];

@@ -1,5 +1,5 @@
 // The unified pool on whole programs: every workload of the suite verifies on fermi-unified with
-// each pool size and each fixed design, and every launch under the pool reports a partition
+// each pool size and each fixed design (in turn: see suiteVariants), and every launch under the pool reports a partition
 // that fills the pool exactly.
 #include <gtest/gtest.h>
 
@@ -18,9 +18,13 @@ uint64_t carveout(const runtime::LaunchReport& r, const char* name) {
 class EquivalenceWithUnifiedStorage : public testing::TestWithParam<std::string> {};
 
 TEST_P(EquivalenceWithUnifiedStorage, VerifiesOnEveryPoolAndFixedPartition) {
-  for (const uint64_t kb : {128u, 256u, 384u, 512u}) {
+  // The study's 384 KB pool on every workload, one other pool size and two fixed designs per
+  // workload in turn (WARPSIM_FULL_SUITES=1: all of them).
+  for (const std::string& pool :
+       workloads::testing::suiteVariants(GetParam(), {"384"}, {"128", "256", "512"})) {
+    const uint64_t kb = std::stoull(pool);
     workloads::testing::runWithEachOverlay(
-        GetParam(), "fermi-unified", {"unified-" + std::to_string(kb)},
+        GetParam(), "fermi-unified", {"unified-" + pool},
         [&](const std::string& overlay, const runtime::LaunchReport& r) {
           ASSERT_TRUE(r.timing != nullptr);
           EXPECT_EQ(carveout(r, "register_bytes") + carveout(r, "shared_bytes") + carveout(r, "l1_bytes") +
@@ -31,8 +35,11 @@ TEST_P(EquivalenceWithUnifiedStorage, VerifiesOnEveryPoolAndFixedPartition) {
   }
   workloads::testing::runWithEachOverlay(
       GetParam(), "fermi-unified",
-      {"partition-128-32-32", "partition-128-64-64", "partition-256-64-64", "partition-256-256-256",
-       "partition-512-512-512", "limited-16-48", "limited-48-16"},
+      workloads::testing::suiteVariants(
+          GetParam(), {},
+          {"partition-128-32-32", "partition-128-64-64", "partition-256-64-64",
+           "partition-256-256-256", "partition-512-512-512", "limited-16-48", "limited-48-16"},
+          2),
       [&](const std::string& overlay, const runtime::LaunchReport& r) {
         ASSERT_TRUE(r.timing != nullptr);
         EXPECT_FALSE((*r.timing)["occupancy"].contains("carveout")) << overlay;
