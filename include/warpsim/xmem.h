@@ -16,6 +16,9 @@
  * AtomDeactivate = warpsimAtomActivate / warpsimAtomDeactivate. Sizes and lengths are in bytes.
  * Every call returns 0 (cudaSuccess) or cudaErrorInvalidValue (1), after printing one line that
  * says what is wrong; an atom id from no warpsimCreateAtom is such an error.
+ *
+ * Kernels may map, unmap, activate and deactivate atoms themselves (warpsimAtomMapDevice and the
+ * others, at the end of this header; compiled by nvcc only).
  */
 #ifndef WARPSIM_XMEM_H
 #define WARPSIM_XMEM_H
@@ -84,5 +87,83 @@ int warpsimAtomDeactivate(warpsimAtomId atom);
 #ifdef __cplusplus
 }
 #endif
+
+#ifdef __CUDACC__
+/* Device side: a kernel issues the operations itself, as XMem's ISA instructions ATOM_MAP,
+ * ATOM_UNMAP, ATOM_ACTIVATE and ATOM_DEACTIVATE, e.g. mapping each tile to an atom as its loop
+ * reaches it:
+ *
+ *   if (threadIdx.x == 0) {
+ *     warpsimAtom2DMapDevice(tile, a + row0 * n + col0, n * sizeof(float), 64 * sizeof(float), 64, 1);
+ *     warpsimAtomActivateDevice(tile);
+ *   }
+ *
+ * The arguments mean what the host calls' do (an atom from warpsimCreateAtom, passed to the
+ * kernel; a device pointer; sizes in bytes). Every thread that makes a call issues one
+ * operation, a warp's threads in lane order, so usually one thread of a CTA calls them. Under
+ * warpsim each call is one instruction (the PTX front end decodes calls to the
+ * warpsim_device_atom_* functions below by name; their bodies never run): the memory system's
+ * caches apply the operation when the warp issues it, so the kernel's later accesses see it; the
+ * launch's statistics count the operations (xmem.device_ops). An atom never created, a malformed
+ * block or a block outside one device allocation stops the kernel with one line naming kernel,
+ * thread and PTX line, as an illegal memory access does. Nothing returns a value; nothing a
+ * kernel computes changes. On a real GPU each is a call to an empty function.
+ *
+ * Why the two layers: in whole-program mode (no -rdc) nvcc propagates arguments that every call
+ * site passes alike (an atom id, a tile size) into a __noinline__ callee and drops those
+ * parameters from its PTX signature, so the call would lose them. The wrappers pass each
+ * argument through an empty asm that hides its value, and each callee uses every parameter in
+ * an empty asm, so every call in the PTX passes all its arguments. Do not call the
+ * warpsim_device_atom_* functions directly. */
+extern "C" {
+inline __device__ __noinline__ void warpsim_device_atom_map(warpsimAtomId atom, const void* start, size_t size,
+                                                            int map_or_unmap) {
+  asm volatile("" ::"r"(atom), "l"(start), "l"(size), "r"(map_or_unmap));
+}
+inline __device__ __noinline__ void warpsim_device_atom_map2d(warpsimAtomId atom, const void* start, size_t lenX,
+                                                              size_t sizeX, size_t sizeY, int map_or_unmap) {
+  asm volatile("" ::"r"(atom), "l"(start), "l"(lenX), "l"(sizeX), "l"(sizeY), "r"(map_or_unmap));
+}
+inline __device__ __noinline__ void warpsim_device_atom_map3d(warpsimAtomId atom, const void* start, size_t lenX,
+                                                              size_t lenY, size_t sizeX, size_t sizeY, size_t sizeZ,
+                                                              int map_or_unmap) {
+  asm volatile("" ::"r"(atom), "l"(start), "l"(lenX), "l"(lenY), "l"(sizeX), "l"(sizeY), "l"(sizeZ),
+               "r"(map_or_unmap));
+}
+inline __device__ __noinline__ void warpsim_device_atom_activate(warpsimAtomId atom) { asm volatile("" ::"r"(atom)); }
+inline __device__ __noinline__ void warpsim_device_atom_deactivate(warpsimAtomId atom) {
+  asm volatile("" ::"r"(atom));
+}
+}
+
+/* MAP (map_or_unmap = 1) or UNMAP (0) `size` bytes from `start`, as warpsimAtomMap. */
+static __device__ __forceinline__ void warpsimAtomMapDevice(warpsimAtomId atom, const void* start, size_t size,
+                                                            int map_or_unmap) {
+  asm volatile("" : "+r"(atom), "+l"(start), "+l"(size), "+r"(map_or_unmap));
+  warpsim_device_atom_map(atom, start, size, map_or_unmap);
+}
+/* A 2-D block, as warpsimAtom2DMap. */
+static __device__ __forceinline__ void warpsimAtom2DMapDevice(warpsimAtomId atom, const void* start, size_t lenX,
+                                                              size_t sizeX, size_t sizeY, int map_or_unmap) {
+  asm volatile("" : "+r"(atom), "+l"(start), "+l"(lenX), "+l"(sizeX), "+l"(sizeY), "+r"(map_or_unmap));
+  warpsim_device_atom_map2d(atom, start, lenX, sizeX, sizeY, map_or_unmap);
+}
+/* A 3-D block, as warpsimAtom3DMap. */
+static __device__ __forceinline__ void warpsimAtom3DMapDevice(warpsimAtomId atom, const void* start, size_t lenX,
+                                                              size_t lenY, size_t sizeX, size_t sizeY, size_t sizeZ,
+                                                              int map_or_unmap) {
+  asm volatile("" : "+r"(atom), "+l"(start), "+l"(lenX), "+l"(lenY), "+l"(sizeX), "+l"(sizeY), "+l"(sizeZ),
+               "+r"(map_or_unmap));
+  warpsim_device_atom_map3d(atom, start, lenX, lenY, sizeX, sizeY, sizeZ, map_or_unmap);
+}
+static __device__ __forceinline__ void warpsimAtomActivateDevice(warpsimAtomId atom) {
+  asm volatile("" : "+r"(atom));
+  warpsim_device_atom_activate(atom);
+}
+static __device__ __forceinline__ void warpsimAtomDeactivateDevice(warpsimAtomId atom) {
+  asm volatile("" : "+r"(atom));
+  warpsim_device_atom_deactivate(atom);
+}
+#endif /* __CUDACC__ */
 
 #endif /* WARPSIM_XMEM_H */

@@ -41,6 +41,7 @@ ExecFn bindEngine(LinkedInstr& li, std::string* error) {
     case ir::Op::Activemask: return execActivemask;
     case ir::Op::Bra: return execBra;
     case ir::Op::Call: return execCall;
+    case ir::Op::AtomHint: return execAtomHint;
     case ir::Op::Ret: return execRet;
     case ir::Op::Exit: return execExit;
     case ir::Op::Trap: return execTrap;

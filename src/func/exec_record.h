@@ -9,6 +9,10 @@
 
 #include "ir/instr.h"
 
+namespace warpsim::hints {
+struct AtomOp;
+}
+
 namespace warpsim::func {
 
 struct ExecRecord {
@@ -58,6 +62,11 @@ struct ExecRecord {
   bool isBranch = false;
   uint32_t takenMask = 0;             // lanes that took the branch
   bool diverged = false;              // the branch split the warp
+  // Atom operations (ir::Op::AtomHint: XMem's ATOM_* instructions), valid only when instr->op is
+  // AtomHint: one per executing lane, in lane order, checked (points into the warp's storage,
+  // like dstValues).
+  const hints::AtomOp* atomOps = nullptr;
+  uint32_t numAtomOps = 0;
 };
 
 }  // namespace warpsim::func

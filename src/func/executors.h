@@ -31,6 +31,8 @@ void execExit(const ir::Instr& in, ExecCtx& ctx);
 void execTrap(const ir::Instr& in, ExecCtx& ctx);
 void execBrkpt(const ir::Instr& in, ExecCtx& ctx);
 void execBar(const ir::Instr& in, ExecCtx& ctx);
+// XMem atom operations issued by a kernel (exec_atom_hint.cpp)
+void execAtomHint(const ir::Instr& in, ExecCtx& ctx);
 // warp-level (exec_warp.cpp)
 void execShfl(const ir::Instr& in, ExecCtx& ctx);
 void execVote(const ir::Instr& in, ExecCtx& ctx);

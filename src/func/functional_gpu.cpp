@@ -136,6 +136,7 @@ LaunchResult runKernel(const Program& program, uint32_t function, const LaunchCo
     runCooperative(grid, result);
     result.warpInstructions = grid.warpInstructions;
     result.threadInstructions = grid.threadInstructions;
+    result.deviceAtomOps = grid.deviceAtomOps;
     return result;
   }
   const uint64_t ctas = config.grid.count();
@@ -153,6 +154,7 @@ LaunchResult runKernel(const Program& program, uint32_t function, const LaunchCo
   }
   result.warpInstructions = grid.warpInstructions;
   result.threadInstructions = grid.threadInstructions;
+  result.deviceAtomOps = grid.deviceAtomOps;
   return result;
 }
 

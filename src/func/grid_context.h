@@ -27,6 +27,7 @@ struct GridContext {
   const uint64_t* coreCycle = nullptr;
   uint64_t warpInstructions = 0;       // launch-wide counters
   uint64_t threadInstructions = 0;
+  uint64_t deviceAtomOps = 0;          // atom operations of atom_hint instructions (one per lane)
 
   const ir::Module& module() const { return program->module(); }
   const std::string& kernelName() const { return module().functions[kernel].name; }

@@ -27,8 +27,9 @@ struct LaunchConfig {
   // may wait for each other (cooperative_groups grid.sync(), RunOptions::gridSyncWorkspace);
   // runKernel interleaves them instead of running them one after another.
   bool cooperative = false;
-  // What the program says about its data for this launch (locality descriptors): read by the
-  // timing model's components, never by the engine (nullptr: nothing).
+  // What the program says about its data for this launch (locality descriptors, XMem atoms):
+  // read by the timing model's components; the engine reads only how many atoms there are, to
+  // check the atom operations kernels issue (nullptr: nothing).
   std::shared_ptr<const hints::LaunchHints> hints;
 };
 
@@ -42,6 +43,9 @@ struct LaunchResult {
   uint64_t warpInstructions = 0;    // warp-instructions issued
   uint64_t threadInstructions = 0;  // sum over issued warp-instructions of the active lanes
   uint64_t ctasExecuted = 0;
+  // XMem atom operations the kernel issued (ir::Op::AtomHint, one per executing lane; each
+  // atom_hint instruction is also one warp-instruction above).
+  uint64_t deviceAtomOps = 0;
 };
 
 // Receives the record of every executed warp-instruction (see exec_record.h for lifetimes).

@@ -8,6 +8,7 @@
 
 #include "func/alu/alu.h"
 #include "func/executors.h"
+#include "ir/atom_hint.h"
 #include "ir/liveness.h"
 
 namespace warpsim::func {
@@ -189,6 +190,20 @@ class Linker {
         fail(in.line, fmt::format("result {} of the call to '{}' lies outside a parameter area", i, g.name));
   }
 
+  // atom_hint: the arguments it reads lie in the caller's frame-param area (the parser checked
+  // the callee's declaration against ir/atom_hint.h).
+  void checkAtomHint(const ir::Function& f, const ir::Instr& in) const {
+    if (in.target >= f.calls.size()) fail(in.line, "atom_hint without a call site");
+    if (in.sub > static_cast<uint8_t>(ir::AtomHintOp::Deactivate)) fail(in.line, "atom_hint of an unknown kind");
+    const ir::CallSite& site = f.calls[in.target];
+    const std::span<const uint8_t> params = ir::atomHintParams(static_cast<ir::AtomHintOp>(in.sub));
+    if (site.argOffsets.size() != params.size())
+      fail(in.line, fmt::format("atom_hint passes {} arguments; it takes {}", site.argOffsets.size(), params.size()));
+    for (size_t i = 0; i < params.size(); ++i)
+      if (uint64_t{site.argOffsets[i]} + params[i] > f.frameParamBytes)
+        fail(in.line, fmt::format("argument {} of atom_hint lies outside the parameter area", i));
+  }
+
   LinkedInstr linkInstr(const ir::Function& f, uint32_t pc) {
     LinkedInstr li;
     li.in = f.code[pc];
@@ -215,6 +230,7 @@ class Linker {
       li.accessBytes = static_cast<uint8_t>(eb * std::max<unsigned>(in.vec, 1));  // ld/st/atom .vN
     }
     if (in.op == ir::Op::Call) checkCall(f, in);
+    if (in.op == ir::Op::AtomHint) checkAtomHint(f, in);
     if (in.op == ir::Op::Bra && in.target >= f.code.size()) fail(in.line, "branch target out of range");
 
     // Destination widths and the registers an ExecRecord reports.

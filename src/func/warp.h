@@ -30,6 +30,7 @@
 #include "func/exec_record.h"
 #include "func/grid_context.h"
 #include "func/linked_instr.h"
+#include "hints/atoms.h"
 
 namespace warpsim::func {
 
@@ -162,6 +163,9 @@ class Warp {
   uint8_t* frameParams(unsigned lane) {
     return paramStack_.data() + frames_.back().paramBase + size_t{lane} * fn_->frameParamBytes;
   }
+  // Storage for the atom operations of the instruction being executed (ExecRecord::atomOps):
+  // reused, so that it allocates only the first time.
+  std::vector<hints::AtomOp>& atomOps() { return atomOps_; }
   uint8_t* localMemory(unsigned lane) {
     if (local_.empty()) local_.assign(size_t{grid_->localBytesPerThread} * kWarpSize, 0);
     return local_.data() + size_t{lane} * grid_->localBytesPerThread;
@@ -198,6 +202,7 @@ class Warp {
   std::vector<uint64_t> regStack_;
   std::vector<uint32_t> predStack_;
   std::vector<uint8_t> paramStack_;
+  std::vector<hints::AtomOp> atomOps_;
   std::vector<uint8_t> local_;         // 32 lanes * localBytesPerThread, allocated on first use
   uint32_t tid_[3][kWarpSize] = {};
   std::string error_;

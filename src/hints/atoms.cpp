@@ -47,9 +47,29 @@ AtomAttributes atomAttributes(uint32_t dataProperties, const warpsimAtomAccessPa
   return a;
 }
 
+const char* atomOpName(AtomOp::Kind kind) {
+  switch (kind) {
+    case AtomOp::Kind::Map: return "AtomMap";
+    case AtomOp::Kind::Unmap: return "AtomUnmap";
+    case AtomOp::Kind::Activate: return "AtomActivate";
+    case AtomOp::Kind::Deactivate: return "AtomDeactivate";
+  }
+  return "Atom";
+}
+
+std::string checkAtomId(const AtomOp& op, size_t atoms) {
+  if (op.atom < atoms) return "";
+  return fmt::format("{}: atom {} was never created (the program has {} atoms)", atomOpName(op.kind), op.atom, atoms);
+}
+
+std::string outsideAllocation(const AtomOp& op) {
+  return fmt::format("{}: [0x{:x}, 0x{:x}) of atom {} is not inside one device allocation", atomOpName(op.kind),
+                     op.base, op.end(), op.atom);
+}
+
 std::string checkAtomOp(const AtomOp& op) {
   if (!op.isMapping()) return "";
-  const char* name = op.kind == AtomOp::Kind::Map ? "AtomMap" : "AtomUnmap";
+  const char* name = atomOpName(op.kind);
   if (op.sizeX == 0 || op.sizeY == 0 || op.sizeZ == 0) {
     return fmt::format("{}: the block is empty (sizeX {}, sizeY {}, sizeZ {})", name, op.sizeX, op.sizeY, op.sizeZ);
   }
@@ -58,6 +78,13 @@ std::string checkAtomOp(const AtomOp& op) {
   }
   if (op.sizeZ > 1 && op.sizeY > op.lenY) {
     return fmt::format("{}: sizeY ({}) is larger than the plane's rows lenY ({})", name, op.sizeY, op.lenY);
+  }
+  // end() must not wrap: ((sizeZ - 1) * lenY + (sizeY - 1)) * lenX + sizeX more than base.
+  uint64_t rows = 0, bytes = 0, end = 0;
+  if (__builtin_mul_overflow(op.sizeZ - 1, op.lenY, &rows) || __builtin_add_overflow(rows, op.sizeY - 1, &rows) ||
+      __builtin_mul_overflow(rows, op.lenX, &bytes) || __builtin_add_overflow(bytes, op.sizeX, &bytes) ||
+      __builtin_add_overflow(op.base, bytes, &end)) {
+    return fmt::format("{}: the block from 0x{:x} runs past the end of the address space", name, op.base);
   }
   return "";
 }

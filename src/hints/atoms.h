@@ -1,7 +1,8 @@
 // XMem atoms as the runtime takes them (the C API of include/warpsim/xmem.h): an atom's
 // attributes (fixed at creation) and the operations a program issues on atoms (map, unmap,
 // activate, deactivate), carried with each launch to the timing model, whose atom management
-// unit applies them in order. Never read by the functional engine.
+// unit applies them in order. The functional engine reads only the number of atoms (to check the
+// operations kernels issue, ir::Op::AtomHint).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -50,9 +51,20 @@ struct AtomOp {
   uint64_t end() const { return base + ((sizeZ - 1) * lenY + (sizeY - 1)) * lenX + sizeX; }
 };
 
-// "" when `op`'s block is well formed (no size 0, sizeX <= lenX, and sizeY <= lenY for a 3-D
-// block), else one line naming the argument.
+// "" when `op`'s block is well formed (no size 0, sizeX <= lenX, sizeY <= lenY for a 3-D block,
+// and an end() that does not wrap around the address space), else one line naming the argument.
 std::string checkAtomOp(const AtomOp& op);
+
+// The checks of an operation the program issues, host call or device instruction alike, say what
+// is wrong in these words: the paper's operator ("AtomMap", "AtomUnmap", "AtomActivate",
+// "AtomDeactivate"), then
+//   checkAtomId: "" when `op`'s atom is one of the program's `atoms`, else
+//     "AtomActivate: atom 7 was never created (the program has 2 atoms)";
+//   outsideAllocation: "AtomMap: [0x7f0000200000, 0x7f0000200400) of atom 0 is not inside one
+//     device allocation" (the caller knows the allocations).
+const char* atomOpName(AtomOp::Kind kind);
+std::string checkAtomId(const AtomOp& op, size_t atoms);
+std::string outsideAllocation(const AtomOp& op);
 
 // Calls `f(start, bytes)` for each contiguous run of `op`'s block, in address order.
 template <typename F>

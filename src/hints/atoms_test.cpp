@@ -70,6 +70,21 @@ TEST(Atoms, MalformedBlocksAreRefusedByName) {
   EXPECT_EQ(checkAtomOp({AtomOp::Kind::Map, 0, 0x1000, 64, 3, 16, 4, 2}),
             "AtomMap: sizeY (4) is larger than the plane's rows lenY (3)");
   EXPECT_EQ(checkAtomOp({AtomOp::Kind::Activate, 3}), "");
+  // A block whose end wraps around the address space (a garbage size from a kernel).
+  EXPECT_EQ(checkAtomOp({AtomOp::Kind::Map, 0, 0x1000, 64, 3, 16, uint64_t{1} << 60, 1}),
+            "AtomMap: the block from 0x1000 runs past the end of the address space");
+  EXPECT_EQ(checkAtomOp({AtomOp::Kind::Unmap, 0, ~uint64_t{0} - 8, 16, 0, 16, 1, 1}),
+            "AtomUnmap: the block from 0xfffffffffffffff7 runs past the end of the address space");
+}
+
+// The words the host calls and the kernels' atom_hint instructions share.
+TEST(Atoms, IssuedOperationsAreCheckedInTheSameWords) {
+  EXPECT_EQ(checkAtomId({AtomOp::Kind::Activate, 1}, 2), "");
+  EXPECT_EQ(checkAtomId({AtomOp::Kind::Deactivate, 2}, 2),
+            "AtomDeactivate: atom 2 was never created (the program has 2 atoms)");
+  EXPECT_EQ(outsideAllocation({AtomOp::Kind::Map, 1, 0x1000, 64, 3, 16, 3, 1}),
+            "AtomMap: [0x1000, 0x1090) of atom 1 is not inside one device allocation");
+  EXPECT_STREQ(atomOpName(AtomOp::Kind::Unmap), "AtomUnmap");
 }
 
 }  // namespace

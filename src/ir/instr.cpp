@@ -17,6 +17,7 @@ const char* opName(Op op) {
       "ld", "ldu", "st", "atom", "red", "prefetch",
       "bar", "membar", "fence", "shfl", "vote", "match", "activemask",
       "bra", "call", "ret", "exit", "trap", "brkpt", "nanosleep",
+      "atom_hint",
   };
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<std::size_t>(Op::Count_));
   auto i = static_cast<std::size_t>(op);
@@ -33,7 +34,7 @@ OpClass opClass(const Instr& in) {
     case Op::Bar: case Op::Membar: case Op::Fence: return OpClass::Barrier;
     case Op::Shfl: case Op::Vote: case Op::Match: case Op::Activemask: return OpClass::WarpSync;
     case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: return OpClass::Control;
-    case Op::Trap: case Op::Brkpt: case Op::Nanosleep: case Op::Invalid: case Op::Count_:
+    case Op::Trap: case Op::Brkpt: case Op::Nanosleep: case Op::AtomHint: case Op::Invalid: case Op::Count_:
       return OpClass::Misc;
     case Op::Mov: return t == Type::Pred ? OpClass::Predicate : OpClass::Move;
     case Op::Cvt: case Op::Cvta: return OpClass::Conversion;

@@ -2,8 +2,8 @@
 //
 // Conventions (the contract between ptx/ (producer) and func/ (consumer)):
 //  * ops[0 .. numDst) are destinations, ops[numDst .. numDst+numSrc) are sources, in PTX order.
-//    Exceptions, documented per opcode below: st/red have no destination; call keeps its
-//    operands in Function::calls[callIndex]; bra keeps its target in `target`.
+//    Exceptions, documented per opcode below: st/red have no destination; call and atom_hint
+//    keep their operands in Function::calls[callIndex]; bra keeps its target in `target`.
 //  * Every immediate source is an Operand{kind=Imm} whose `imm` holds the bits, already converted
 //    to the instruction's operand type (0f3F800000 and 1.0 give the same bits for .f32), AND whose
 //    `reg` names a hidden constant register that holds the same bits in all 32 lanes (see
@@ -37,6 +37,11 @@ enum class Op : uint8_t {
   Bar, Membar, Fence, Shfl, Vote, Match, Activemask,
   // control
   Bra, Call, Ret, Exit, Trap, Brkpt, Nanosleep,
+  // a call to one of warpsim's device atom functions (include/warpsim/xmem.h), decoded as XMem's
+  // ATOM_MAP / ATOM_UNMAP / ATOM_ACTIVATE / ATOM_DEACTIVATE instruction: sub is an AtomHintOp;
+  // like call, its operands are in Function::calls[target] (the frame-param offsets of the
+  // arguments), and the callee's body never runs
+  AtomHint,
   Count_
 };
 
@@ -68,6 +73,9 @@ enum class PrmtMode : uint8_t { Default, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 enum class TestpClass : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 // shf direction (wrap/clamp is a flag)
 enum class ShfDir : uint8_t { Left, Right };
+// atom_hint (Instr::sub): which of warpsim's device atom functions was called (ptx/atom_calls.h).
+// The maps take map_or_unmap as their last argument, so Map* is ATOM_MAP or ATOM_UNMAP per lane.
+enum class AtomHintOp : uint8_t { Map, Map2D, Map3D, Activate, Deactivate };
 // membar / fence scope (Instr::sub). bar.warp.sync is lowered to Op::Fence with one source (mask).
 enum class FenceScope : uint8_t { Cta, Gpu, Sys, Cluster };
 
@@ -155,7 +163,7 @@ struct Instr {
   BoolOp boolOp = BoolOp::None;  // setp/set combine with a predicate
   MulMode mulMode = MulMode::None;
   uint8_t sub = 0;          // AtomOp / ShflMode / VoteMode / MatchMode / BarOp / PrmtMode /
-                            // TestpClass / ShfDir / FenceScope, depending on op
+                            // TestpClass / ShfDir / FenceScope / AtomHintOp, depending on op
   uint8_t vec = 1;          // ld/st/ldu .v2/.v4, atom/red .v2/.v4/.v8 element count. A .v8
                             // atom/red splits each data vector into two Vector operands of four
   uint8_t numDst = 0;
@@ -163,8 +171,8 @@ struct Instr {
   uint32_t flags = 0;       // Flag bits
   uint32_t guard = kNoReg;  // guard predicate register, kNoReg when unguarded
   bool guardNegate = false; // @!%p
-  uint32_t target = kNoTarget;  // bra: instruction index in the function; call: index into
-                                // Function::calls
+  uint32_t target = kNoTarget;  // bra: instruction index in the function; call, atom_hint:
+                                // index into Function::calls
   uint32_t line = 0;        // line in the PTX text
   uint32_t locFile = 0;     // last .loc before this instruction: file id (0 = none) and line
   uint32_t locLine = 0;

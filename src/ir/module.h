@@ -50,6 +50,9 @@ struct CallSite {
   std::vector<uint32_t> retOffsets;    // caller frame-param offsets receiving return values
   std::vector<uint32_t> argOffsets;    // caller frame-param offsets of the arguments
   bool isPrintf = false;               // call to vprintf: the engine prints instead of calling
+  // call to one of warpsim's device atom functions: decoded as Op::AtomHint (the callee never
+  // runs, so it needs no body)
+  bool isAtomHint = false;
   uint32_t line = 0;
 };
 

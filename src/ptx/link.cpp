@@ -142,13 +142,14 @@ class Linker {
     }
   }
 
-  // What unit u uses: functions it calls (vprintf is the engine's) and variables it names.
+  // What unit u uses: functions it calls (vprintf is the engine's, the device atom functions are
+  // instructions whose callee never runs) and variables it names.
   std::vector<bool> calledIn(uint32_t u) const {
     const ir::Module& m = units_[u];
     std::vector<bool> called(m.functions.size(), false);
     for (const ir::Function& f : m.functions)
       for (const ir::CallSite& c : f.calls)
-        if (!c.isPrintf && c.callee < called.size()) called[c.callee] = true;
+        if (!c.isPrintf && !c.isAtomHint && c.callee < called.size()) called[c.callee] = true;
     return called;
   }
   std::vector<bool> namedIn(uint32_t u) const {

@@ -168,5 +168,28 @@ TEST(Link, UnusedDeclarationsStayOncePerName) {
             "a2.ptx:6: error: function 'ka' is defined twice (also at a.ptx:6)");
 }
 
+TEST(Link, DeviceAtomFunctionsNeedNoDefinition) {
+  // Their calls are atom_hint instructions whose callee never runs: a declaration is enough, in
+  // each unit, and the units' .weak definitions (nvcc -rdc) give way to one.
+  auto hinting = [](const char* kernel, const char* decl) {
+    return std::string(kHeader) + decl + ".visible .entry " + kernel +
+           "()\n{\n{ .param .b32 p0; st.param.b32 [p0], 0;\n"
+           "call.uni warpsim_device_atom_activate, (p0); }\nret;\n}\n";
+  };
+  const char* extern_ = ".extern .func warpsim_device_atom_activate(.param .b32 a);\n";
+  const ir::Module m =
+      parseLinked({{hinting("ka", extern_), "a.ptx"}, {hinting("kb", extern_), "b.ptx"}}, "linked.ptx");
+  ASSERT_EQ(m.functions.size(), 3u);
+  EXPECT_EQ(m.functions[2].name, "warpsim_device_atom_activate");
+  EXPECT_TRUE(m.functions[2].isExtern);
+  EXPECT_TRUE(m.functions[1].calls.at(0).isAtomHint);
+  EXPECT_EQ(m.functions[1].code.at(1).op, ir::Op::AtomHint);
+  const char* weak = ".weak .func warpsim_device_atom_activate(.param .b32 a)\n{\nret;\n}\n";
+  const ir::Module w = parseLinked({{hinting("ka", weak), "a.ptx"}, {hinting("kb", weak), "b.ptx"}}, "linked.ptx");
+  int defined = 0;
+  for (const ir::Function& f : w.functions) defined += f.name == "warpsim_device_atom_activate";
+  EXPECT_EQ(defined, 1);
+}
+
 }  // namespace
 }  // namespace warpsim::ptx

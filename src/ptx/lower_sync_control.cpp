@@ -1,4 +1,5 @@
 // Synchronisation, warp-level and control-flow opcodes.
+#include "ptx/atom_calls.h"
 #include "ptx/lowering.h"
 
 namespace warpsim::ptx::detail {
@@ -153,6 +154,17 @@ void lowerCall(InstrBuilder& b) {
 
   ir::CallSite cs;
   cs.line = in.line;
+  // warpsim's device atom functions are one instruction, not a call (atom_calls.h).
+  bool unknownAtomCall = false;
+  if (const auto kind = atomCallKind(callee.name, &unknownAtomCall)) {
+    in.op = Op::AtomHint;
+    in.sub = static_cast<uint8_t>(*kind);
+    cs.isAtomHint = true;
+  } else if (unknownAtomCall) {
+    p.fail(*callee.tok, "call to '" + printable(callee.name) +
+                            "': no warpsim device atom function has this name (warpsim_device_atom_map, _map2d, "
+                            "_map3d, _activate, _deactivate)");
+  }
   auto offsets = [&](const RawOperand* list, std::vector<uint32_t>& out) {
     if (!list) return;
     for (const RawOperand& a : list->elems) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ptx/atom_calls.h"
 #include "ptx/parser_impl.h"
 
 namespace warpsim::ptx {
@@ -220,6 +221,11 @@ void Parser::resolveCalls() {
       failLine(pc.line, "call to undeclared function '" + printable(pc.callee) + "'");
     const ir::Function& callee = m_.functions[it->second];
     if (callee.isEntry) failLine(pc.line, "call to kernel '" + pc.callee + "' (kernels cannot be called)");
+    bool unknown = false;
+    if (const auto kind = atomCallKind(pc.callee, &unknown)) {
+      // An instruction of its own (atom_calls.h): the signature warpsim's header gives it.
+      if (std::string why = checkAtomCall(*kind, callee, pc.numArgs, pc.numRets); !why.empty()) failLine(pc.line, why);
+    }
     if (pc.numArgs != callee.params.size())
       failLine(pc.line, "call to '" + pc.callee + "' passes " + std::to_string(pc.numArgs) +
                             " arguments, the function takes " + std::to_string(callee.params.size()));

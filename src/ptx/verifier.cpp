@@ -61,7 +61,8 @@ class FunctionVerifier {
     if (in.guard != ir::kNoReg && in.guard >= f_.preds.size()) fail(in.line, "guard out of range");
     for (unsigned i = 0; i < in.numDst + in.numSrc; ++i) checkOperand(in, in.ops[i], i < in.numDst);
     if (in.op == ir::Op::Bra && in.target >= f_.code.size()) fail(in.line, "branch target out of range");
-    if (in.op == ir::Op::Call && in.target >= f_.calls.size()) fail(in.line, "call site out of range");
+    if ((in.op == ir::Op::Call || in.op == ir::Op::AtomHint) && in.target >= f_.calls.size())
+      fail(in.line, "call site out of range");
   }
 
   const ir::Module& m_;

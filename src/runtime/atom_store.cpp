@@ -6,20 +6,6 @@
 
 namespace warpsim::runtime {
 
-namespace {
-
-const char* opName(hints::AtomOp::Kind kind) {
-  switch (kind) {
-    case hints::AtomOp::Kind::Map: return "AtomMap";
-    case hints::AtomOp::Kind::Unmap: return "AtomUnmap";
-    case hints::AtomOp::Kind::Activate: return "AtomActivate";
-    case hints::AtomOp::Kind::Deactivate: return "AtomDeactivate";
-  }
-  return "Atom";
-}
-
-}  // namespace
-
 uint32_t AtomStore::create(const std::string& site, const hints::AtomAttributes& attributes) {
   if (auto it = bySite_.find(site); it != bySite_.end()) return it->second;
   if (attributes_.size() >= hints::kMaxAtoms) {
@@ -33,10 +19,7 @@ uint32_t AtomStore::create(const std::string& site, const hints::AtomAttributes&
 }
 
 void AtomStore::issue(const hints::AtomOp& op) {
-  if (op.atom >= attributes_.size()) {
-    throw Error(fmt::format("{}: atom {} was never created (the program has {} atoms)", opName(op.kind), op.atom,
-                            attributes_.size()));
-  }
+  if (std::string why = hints::checkAtomId(op, attributes_.size()); !why.empty()) throw Error(why);
   if (std::string why = hints::checkAtomOp(op); !why.empty()) throw Error(why);
   pending_.push_back(op);
 }

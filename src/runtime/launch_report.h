@@ -47,7 +47,7 @@ struct LaunchReport {
   // Locality descriptors the launch took (warpsim/locality.h); hints for the timing model.
   uint32_t localityDescriptors = 0;
   // The program's XMem atoms at the launch and the operations on them it took (host calls since
-  // the previous launch).
+  // the previous launch); the operations its kernel issued are result.deviceAtomOps.
   uint32_t atoms = 0;
   uint32_t atomOps = 0;
 

@@ -193,7 +193,8 @@ nlohmann::json toJson(const LaunchReport& r) {
       {"stats", toJson(r.stats)},
   };
   if (r.localityDescriptors != 0) out["locality_descriptors"] = r.localityDescriptors;
-  if (r.atoms != 0) out["xmem"] = {{"atoms", r.atoms}, {"host_ops", r.atomOps}};
+  if (r.atoms != 0)
+    out["xmem"] = {{"atoms", r.atoms}, {"host_ops", r.atomOps}, {"device_ops", r.result.deviceAtomOps}};
   addRegisterAllocation(out, r);
   addValueSimilarity(out, r);
   addTiming(out, r);
@@ -224,7 +225,8 @@ nlohmann::json kernelJson(const LaunchReport& r) {
       {"wall_seconds", r.wallSeconds},
   };
   if (r.localityDescriptors != 0) out["locality_descriptors"] = r.localityDescriptors;
-  if (r.atoms != 0) out["xmem"] = {{"atoms", r.atoms}, {"host_ops", r.atomOps}};
+  if (r.atoms != 0)
+    out["xmem"] = {{"atoms", r.atoms}, {"host_ops", r.atomOps}, {"device_ops", r.result.deviceAtomOps}};
   addRegisterAllocation(out, r);
   addValueSimilarity(out, r);
   addTiming(out, r);

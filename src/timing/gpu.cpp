@@ -112,6 +112,7 @@ void Gpu::Impl::buildHardware() {
     sc.tree = tree;
     sc.registry = registry;
     sc.memory = &memorySystem->sm(i);
+    sc.system = memorySystem.get();
     sc.resources = resourceManagers[i].get();
     sms.push_back(std::make_unique<Sm>(sc));
   }

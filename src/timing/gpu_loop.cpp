@@ -156,6 +156,7 @@ void Gpu::Impl::simulate(LaunchSet& set) {
     KernelTiming& out = r.out;
     out.result.warpInstructions = r.grid.warpInstructions;
     out.result.threadInstructions = r.grid.threadInstructions;
+    out.result.deviceAtomOps = r.grid.deviceAtomOps;
     out.result.ctasExecuted = r.started;
     out.cycles = r.end - r.start;
     out.startNs = static_cast<double>(core.timeOf(r.start) - core.timeOf(start)) / 1000.0;

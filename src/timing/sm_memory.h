@@ -22,6 +22,7 @@ namespace warpsim::func {
 class DeviceMemory;
 }
 namespace warpsim::hints {
+struct AtomOp;
 struct LaunchHints;
 }
 
@@ -159,6 +160,13 @@ class MemorySystem {
     (void)hints;
     (void)grid;
     (void)ctasPerSm;
+  }
+  // A warp issued an instruction carrying operation `op` on the program's atoms (XMem's ATOM_*
+  // instructions; `launch`: the hints of the warp's launch): every cache policy of the GPU
+  // learns it now (ICachePolicy::hintOp). Memory systems without policies ignore it.
+  virtual void hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) {
+    (void)op;
+    (void)launch;
   }
   // Counters of every level since beginKernel (see docs/stats.md "memory").
   virtual void reportStats(nlohmann::json& out) const = 0;

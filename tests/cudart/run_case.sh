@@ -124,5 +124,10 @@ if [ "$case" = xmem ]; then
   [ "$(grep -c '"host_ops": 4' "$work/stats.json")" = 1 ] || fail "no launch with 4 atom operations"
   [ "$(grep -c '"host_ops": 2' "$work/stats.json")" = 1 ] || fail "no launch with 2 atom operations"
   [ "$(grep -c '"atoms": 2' "$work/stats.json")" = 2 ] || fail "the launches do not both see 2 atoms"
+  # Launch 3 (scale_tiled) sees the third atom and issues 12 operations in each of its 4 CTAs
+  # from the device; the host's launches issue none.
+  [ "$(grep -c '"atoms": 3' "$work/stats.json")" = 1 ] || fail "the third launch does not see 3 atoms"
+  [ "$(grep -c '"device_ops": 48' "$work/stats.json")" = 1 ] || fail "no launch with 48 device atom operations"
+  [ "$(grep -c '"device_ops": 0' "$work/stats.json")" = 2 ] || fail "the host's launches issued device operations"
 fi
 echo "ok [$case]"

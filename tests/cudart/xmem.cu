@@ -1,8 +1,9 @@
 // XMem atoms (include/warpsim/xmem.h) through libwarpsim_xmem, which forwards to the drop-in
 // runtime: one CreateAtom site gives one id however often it runs, maps (1-D and 2-D),
 // activations and unmaps go with the next launch, a bad call is refused with one line, and none
-// changes what the kernel computes. run_case.sh checks the launches' atom counts in the
-// statistics.
+// changes what the kernel computes. A third kernel maps, activates, unmaps and deactivates atoms
+// itself at its tile boundaries (the device calls: 12 operations per CTA). run_case.sh checks the
+// launches' atom counts in the statistics.
 #include <cstdio>
 #include <vector>
 
@@ -12,6 +13,33 @@
 __global__ void scale(float* out, const float* in, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = 2.0f * in[i] + 1.0f;
+}
+
+// Each CTA scales its chunk of kTiles tiles of blockDim.x floats, one tile at a time: thread 0
+// maps the tile it is about to read to atom `tile` (activating the atom at the first tile) and
+// unmaps it once the CTA is done with it; the chunk's output is described as a 2-D block of
+// atom `output` at the start (the first half of each 1 KB row) and unmapped as a 3-D block at the
+// end. 1 + 4 + 1 + 4 + 1 + 1 = 12 operations per CTA.
+constexpr int kTiles = 4;
+__global__ void scale_tiled(float* out, const float* in, warpsimAtomId tile, warpsimAtomId output) {
+  const size_t tileBytes = blockDim.x * sizeof(float);
+  const int chunk = blockIdx.x * kTiles * blockDim.x;
+  if (threadIdx.x == 0) warpsimAtom2DMapDevice(output, out + chunk, 1024, 512, kTiles * tileBytes / 1024, 1);
+  for (int t = 0; t < kTiles; ++t) {
+    const float* part = in + chunk + t * blockDim.x;
+    if (threadIdx.x == 0) {
+      warpsimAtomMapDevice(tile, part, tileBytes, 1);
+      if (t == 0) warpsimAtomActivateDevice(tile);
+    }
+    __syncthreads();
+    out[chunk + t * blockDim.x + threadIdx.x] = 2.0f * part[threadIdx.x] + 1.0f;
+    __syncthreads();
+    if (threadIdx.x == 0) warpsimAtomMapDevice(tile, part, tileBytes, 0);
+  }
+  if (threadIdx.x == 0) {
+    warpsimAtomDeactivateDevice(tile);
+    warpsimAtom3DMapDevice(output, out + chunk, 1024, 2, 512, 2, kTiles * tileBytes / 2048, 0);
+  }
 }
 
 int main() {
@@ -55,6 +83,20 @@ int main() {
   int wrong = 0;
   for (int i = 0; i < n; ++i) wrong += result[i] != 2.0f * host[i] + 1.0f;
   EXPECT(wrong == 0, "results unchanged by the atoms");
+
+  // The kernel's own atom operations: 4 CTAs of 256 threads, 4 tiles of 1 KB each.
+  const warpsimAtomId tile =
+      warpsimCreateAtom(WARPSIM_ATOM_FLOAT32, (warpsimAtomAccessPattern{WARPSIM_ATOM_REGULAR, 4, 250}), 8,
+                        WARPSIM_ATOM_READ_ONLY);
+  std::printf("tile id: %d\n", tile);
+  CHECK(cudaMemset(out, 0, n * sizeof(float)));
+  scale_tiled<<<n / (kTiles * 256), 256>>>(out, in, tile, output);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(result.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  wrong = 0;
+  for (int i = 0; i < n; ++i) wrong += result[i] != 2.0f * host[i] + 1.0f;
+  EXPECT(wrong == 0, "results unchanged by the kernel's atom operations");
   CHECK(cudaFree(in));
   CHECK(cudaFree(out));
   std::printf("PASS\n");

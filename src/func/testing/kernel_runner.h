@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -77,6 +78,7 @@ class KernelRunner {
     cfg.block = block;
     cfg.dynamicSharedBytes = dynamicShared;
     cfg.cooperative = cooperative;
+    cfg.hints = hints;
     cfg.params.assign(f.kernelParamBytes, 0);
     EXPECT_EQ(args.size(), f.params.size()) << "argument count for " << kernel;
     for (size_t i = 0; i < args.size() && i < f.params.size(); ++i)
@@ -88,6 +90,7 @@ class KernelRunner {
   DeviceMemory memory;
   RunOptions options;
   bool cooperative = false;  // LaunchConfig::cooperative of every launch
+  std::shared_ptr<const hints::LaunchHints> hints;  // LaunchConfig::hints of every launch
   std::ostringstream printed;
 
  private:

@@ -35,17 +35,45 @@ void AtomCachePolicy::beginKernel() {
   counts_.fill(AtomCounts{});
 }
 
+void AtomCachePolicy::catchUp(const hints::LaunchAtoms& atoms, bool countOps) {
+  // Segments are only ever added (the runtime's history), so a count of them says whether any
+  // operation is new in O(1), as a kernel's every operation asks; a launch counts them all.
+  if (countOps ? atoms.opCount() != appliedOps_ : atoms.history.size() != appliedSegments_) {
+    atoms.forEachOpFrom(appliedOps_, [&](const hints::AtomOp& op) { amu_.apply(op); });
+    appliedOps_ = atoms.opCount();
+    appliedSegments_ = atoms.history.size();
+    rulesStale_ = true;
+  }
+  if (attributes_.size() != atoms.attributes.size()) {  // atoms are only ever added
+    attributes_ = atoms.attributes;
+    rulesStale_ = true;
+  }
+}
+
 void AtomCachePolicy::beginLaunch(const timing::mem::CacheLaunch& launch) {
   if (launch.hints == nullptr || launch.hints->atoms.empty()) return;  // nothing new: the rules stand
-  const hints::LaunchAtoms& atoms = launch.hints->atoms;
-  atoms.forEachOpFrom(appliedOps_, [&](const hints::AtomOp& op) { amu_.apply(op); });
-  appliedOps_ = atoms.opCount();
-  attributes_ = atoms.attributes;
+  levelCapacity_ = launch.levelCapacityBytes;
+  catchUp(launch.hints->atoms, true);
+  rulesStale_ = true;  // the capacity may have changed
+  refreshRules();
+  memoLine_ = ~uint64_t{0};  // the mappings may have changed
+}
+
+void AtomCachePolicy::hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) {
+  if (launch != nullptr) catchUp(launch->atoms, false);  // the host's operations before the launch come first
+  amu_.apply(op);
+  ++deviceOps_;
+  rulesStale_ = true;
+  memoLine_ = ~uint64_t{0};
+}
+
+void AtomCachePolicy::refreshRules() const {
+  if (!rulesStale_) return;
+  rulesStale_ = false;
   const uint64_t chunk = amu_.aam().chunkBytes();
   rules_ = translateForCache(
       attributes_, [&](uint32_t id) { return amu_.ast().isActive(id); },
-      [&](uint32_t id) { return amu_.aam().chunksOwnedBy(id) * chunk; }, launch.levelCapacityBytes,
-      options_.pinShare);
+      [&](uint32_t id) { return amu_.aam().chunksOwnedBy(id) * chunk; }, levelCapacity_, options_.pinShare);
   for (uint32_t id = 0; id < hints::kMaxAtoms; ++id) {
     CacheAtomRule& r = rules_[id];
     const uint64_t ws = id < attributes_.size() && amu_.ast().isActive(id) ? amu_.aam().chunksOwnedBy(id) * chunk : 0;
@@ -56,11 +84,11 @@ void AtomCachePolicy::beginLaunch(const timing::mem::CacheLaunch& launch) {
                           !r.bypass;
     pinnedBytes_[id] = r.pinsAll() ? ws : ws * r.pinThreshold / CacheAtomRule::kHashRange;
   }
-  memoLine_ = ~uint64_t{0};  // the mappings may have changed
 }
 
 uint32_t AtomCachePolicy::atomOf(const CacheAccessInfo& access) {
-  if (access.space != ir::Space::Global || appliedOps_ == 0) return kNone;
+  if (access.space != ir::Space::Global || (appliedOps_ | deviceOps_) == 0) return kNone;
+  if (rulesStale_) refreshRules();
   if (access.line != memoLine_) {
     memoLine_ = access.line;
     const AtomManagementUnit::Lookup found = amu_.lookup(access.line);
@@ -121,6 +149,7 @@ uint32_t AtomCachePolicy::prefetch(const CacheAccessInfo& access, uint64_t* line
 }
 
 void AtomCachePolicy::reportStats(nlohmann::json& out) const {
+  refreshRules();
   amu_.reportStats(out["amu"]);
   nlohmann::json& atoms = out["atoms"];
   if (!atoms.is_array()) atoms = nlohmann::json::array();

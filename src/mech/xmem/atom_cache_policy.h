@@ -12,17 +12,22 @@
 // Lines no active atom owns are treated as the baseline treats them (allocate at MRU).
 //
 // The atoms' operations come with each launch (hints::LaunchAtoms: the program's whole history,
-// so each cache applies what it has not yet); every instance keeps its own unit, whose AAM copy
-// stands for the paper's one global table (all copies apply the same operations in order, so they
-// agree) and whose ALB is this cache's own. Keys in [l1.atoms] / [l2.atoms] (the level it is used
+// so each cache applies what it has not yet) and, from kernels, one by one as warps issue them
+// (hintOp: XMem's ATOM_* instructions, sent to every cache; a cache first applies the host's
+// operations issued before the warp's launch, should it not have begun that launch yet). Every
+// instance keeps its own unit, whose AAM copy stands for the paper's one global table (all copies
+// apply the same operations in the same order, so they agree) and whose ALB is this cache's own.
+// The rules follow at once: after a kernel's operation they are recomputed before the next
+// lookup. Keys in [l1.atoms] / [l2.atoms] (the level it is used
 // at): bypass, pinning, prefetch, pin_share, prefetch_degree, alb_entries, alb_ways, chunk_bytes,
 // page_bytes.
 //
 // Statistics per kernel (memory.l1d_policy / l2_policy, summed over instances): `amu` (the
 // unit's counters; the operations the kernel's launch applied counted once) and `atoms`, per
 // atom id: reads, read_hits, bypassed, pinned_lines, prefetches, and the translator's decision
-// for the launch, counted once: working_set_bytes (mapped, when active) and pinned_bytes (of
-// them, what the rule pins). Only counts: totals over launches add them.
+// for the launch (as it stands at the end, after the kernel's own operations), counted once:
+// working_set_bytes (mapped, when active) and pinned_bytes (of them, what the rule pins). Only
+// counts: totals over launches add them.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -56,13 +61,22 @@ class AtomCachePolicy final : public timing::mem::ICachePolicy {
   uint32_t prefetch(const timing::mem::CacheAccessInfo& access, uint64_t* lines, uint32_t max) override;
   void beginKernel() override;
   void beginLaunch(const timing::mem::CacheLaunch& launch) override;
+  void hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) override;
   void reportStats(nlohmann::json& out) const override;
 
-  const CacheAtomTable& rules() const { return rules_; }
+  const CacheAtomTable& rules() const {
+    refreshRules();
+    return rules_;
+  }
   const AtomManagementUnit& amu() const { return amu_; }
 
  private:
   static constexpr uint32_t kNone = hints::kMaxAtoms;
+  // Applies the host's operations of `atoms` this unit has not applied yet (`countOps`: found by
+  // counting them rather than their segments), and takes its atoms.
+  void catchUp(const hints::LaunchAtoms& atoms, bool countOps);
+  // The translator's rules for the atoms and mappings now, when operations changed them.
+  void refreshRules() const;
   // The active atom owning `line` (kNone: none), looked up once per line in a row: the hooks of
   // one access share the lookup.
   uint32_t atomOf(const timing::mem::CacheAccessInfo& access);
@@ -75,14 +89,20 @@ class AtomCachePolicy final : public timing::mem::ICachePolicy {
   AtomPolicyOptions options_;
   uint32_t lineBytes_;
   AtomManagementUnit amu_;
-  uint64_t appliedOps_ = 0;
+  uint64_t appliedOps_ = 0;       // the host's operations applied (the launches' history)
+  size_t appliedSegments_ = 0;    // of the history's segments
+  uint64_t deviceOps_ = 0;        // kernels' operations applied (hintOp)
+  uint64_t levelCapacity_ = 0;    // the capacity of the level, at the last beginLaunch
   std::vector<hints::AtomAttributes> attributes_;
-  CacheAtomTable rules_{};
   uint64_t memoLine_ = ~uint64_t{0};
   uint32_t memoAtom_ = kNone;
   std::array<AtomCounts, hints::kMaxAtoms> counts_{};
-  std::array<uint64_t, hints::kMaxAtoms> workingSet_{};   // bytes mapped, when active (the launch's rule)
-  std::array<uint64_t, hints::kMaxAtoms> pinnedBytes_{};  // of them, the rule pins
+  // The rules and what they were made of, derived from the AMU's state: recomputed (refreshRules)
+  // when an operation has changed it.
+  mutable bool rulesStale_ = false;
+  mutable CacheAtomTable rules_{};
+  mutable std::array<uint64_t, hints::kMaxAtoms> workingSet_{};   // bytes mapped, when active
+  mutable std::array<uint64_t, hints::kMaxAtoms> pinnedBytes_{};  // of them, the rule pins
 };
 
 }  // namespace warpsim::mech::xmem

@@ -157,5 +157,36 @@ TEST(AtomCachePolicy, DeactivatedAtomsAndSwitchedOffPartsAreIgnored) {
   EXPECT_EQ(q.amu().stats().maps, 2u);
 }
 
+// A kernel's operations (hintOp) apply at once, after the host's operations of the kernel's
+// launch even when the cache has not begun that launch (an L1 whose SM runs none of its CTAs),
+// and the rules follow them.
+TEST(AtomCachePolicy, AKernelsOperationsApplyAtOnceAfterTheHostsOfItsLaunch) {
+  const hints::LaunchHints h = twoAtoms();
+  AtomCachePolicy p(AtomPolicyOptions{}, 128);
+  // The tile's first 4 KB to atom 0 (reuse 0), before the launch began here.
+  p.hintOp(op(hints::AtomOp::Kind::Map, 0, kTile, 4096), &h);
+  EXPECT_EQ(p.amu().aam().owner(kTile), 0u);         // the kernel's map came after the host's
+  EXPECT_EQ(p.amu().aam().owner(kTile + 4096), 1u);
+  EXPECT_EQ(p.amu().aam().owner(kStream), 0u);
+  p.beginLaunch(launchOf(h, 64 * 1024));  // nothing left to apply
+  EXPECT_EQ(p.amu().aam().owner(kTile), 0u);
+  EXPECT_EQ(p.amu().stats().maps, 3u);
+  EXPECT_TRUE(p.bypass(read(kTile)));  // reuse 0 now
+  // The same line after the kernel gives it back to the tile: no stale lookup.
+  p.hintOp(op(hints::AtomOp::Kind::Map, 1, kTile, 4096), &h);
+  EXPECT_FALSE(p.bypass(read(kTile)));
+  EXPECT_EQ(p.pin(read(kTile)), PinKind::Soft);
+  p.hintOp(op(hints::AtomOp::Kind::Deactivate, 0), &h);
+  EXPECT_FALSE(p.bypass(read(kStream)));  // inactive: the baseline's
+  nlohmann::json out = nlohmann::json::object();
+  p.reportStats(out);
+  EXPECT_EQ(out["amu"]["maps"], 4);
+  EXPECT_EQ(out["amu"]["activates"], 2);
+  EXPECT_EQ(out["amu"]["deactivates"], 1);
+  EXPECT_EQ(out["atoms"][0]["working_set_bytes"], 0);  // inactive
+  EXPECT_EQ(out["atoms"][1]["working_set_bytes"], 16384);
+  EXPECT_EQ(out["atoms"][0]["bypassed"], 1);
+}
+
 }  // namespace
 }  // namespace warpsim::mech::xmem

@@ -13,3 +13,4 @@ done
 "$NVCC" -ptx -arch=compute_75 -G vector_add.cu -o vector_add_debug_sm75.ptx
 "$NVCC" -ptx -arch=compute_90 -G warp_ops.cu -o warp_ops_debug_sm90.ptx
 "$NVCC" -ptx -arch=compute_90 -lineinfo shared_reduce.cu -o shared_reduce_lineinfo_sm90.ptx
+"$NVCC" -ptx -arch=compute_80 xmem_device_calls.cu -o xmem_device_calls.ptx

@@ -38,7 +38,7 @@ bool DramChannel::completionsEmpty() const {
 void DramChannel::cycle(Cycle now) {
   if (queue_.empty() || now < hint_) return;
   Cycle earliest = kNever;
-  if (tryColumn(now, earliest) || tryRowCommand(now, earliest)) {
+  if (tryColumn(now, earliest) || (!params_.idealRowBuffer && tryRowCommand(now, earliest))) {
     hint_ = now + 1;
   } else {
     hint_ = std::max(earliest, now + 1);
@@ -50,7 +50,7 @@ bool DramChannel::tryColumn(Cycle now, Cycle& earliest) {
   for (size_t i = 0; i < considered; ++i) {
     const DramRequest& r = queue_[i];
     const Bank& b = banks_[r.bank];
-    if (!b.open || b.row != r.row) continue;
+    if ((!b.open || b.row != r.row) && !params_.idealRowBuffer) continue;
     const Cycle latency = r.write ? params_.tWL : params_.tCL;
     const Cycle at = std::max(b.columnAllowed, busFree_ > latency ? busFree_ - latency : 0);
     if (now < at) {

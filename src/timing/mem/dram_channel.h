@@ -19,6 +19,15 @@
 // oldest request is considered.
 //
 // A request that caused its own ACT is a row miss, every other one a row hit.
+//
+// dram.ideal_row_buffer (the upper bound of any row-buffer optimisation, as the XMem study's
+// "Ideal"): every request finds its row open, so no ACT or PRE is ever issued, column commands
+// wait only for their bank's previous bursts and the data bus (tCL / tWL before the data), and
+// every request counts as a row hit (so FR-FCFS serves the oldest request that can issue).
+// Off, it costs one test on the row-miss path. Note: with tWL < tCL a read issued after a write
+// leaves the bus idle up to tCL - tWL cycles; without row misses to hold reads back, reads and
+// writes interleave more, so a streaming kernel can take longer than with real rows (vecadd on
+// gtx480: README.md).
 #pragma once
 #include <algorithm>
 #include <cstdint>

@@ -9,6 +9,8 @@
 //
 // Baseline "hash" (hash_address_mapping.h): channels interleaved every dram.interleave_bytes
 // with a hash of the upper address bits, banks interleaved by row with an XOR of low row bits.
+// Also registered: the seven DRAMSim2 field orders "scheme1".."scheme7", "permutation" and
+// "minimalist" (address_mapping_schemes.h, field_order_address_mapping.h).
 #pragma once
 #include <cstdint>
 
@@ -31,6 +33,11 @@ class IAddressMapping {
     config::Tree* tree = nullptr;  // keys of the mapping (the baseline reads dram.interleave_bytes)
     uint32_t channels = 0, banks = 0, rowBytes = 0;
     uint32_t interleaveBytes = 256;  // dram.interleave_bytes
+    // Device memory these channels hold (gpu.memory_bytes, divided by gpu.modules for a zone)
+    // and the address whose offset is 0 (the device base; 0 for a zone's local addresses).
+    // Used by the field-order schemes for rows per bank; the baseline ignores both.
+    uint64_t memoryBytes = uint64_t{1536} << 20;
+    uint64_t baseAddress = 0;
   };
   virtual ~IAddressMapping() = default;
 

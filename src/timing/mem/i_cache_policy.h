@@ -17,6 +17,13 @@
 //               program says of its data; nullptr: nothing) and shape.
 //   unpinPeriod()  (L1 only) read after beginLaunch: every so many core cycles the L1 clears
 //               its hard pins (a periodic reset of thrash-resistant pinning); 0: never.
+//   hintOp()    when a warp issues an instruction that says something of the program's data
+//               (hints::AtomOp: XMem's ATOM_* instructions, one call per operation, each
+//               executing lane's in lane order), at every cache of the GPU (every L1 and every
+//               L2 slice, whichever SM issued it), before any later instruction's accesses;
+//               `launch`: the hints of the launch the warp belongs to (the cache may not have
+//               had beginLaunch for it yet: an L1 whose SM has run none of its CTAs).
+//               Should cost little: it may come once per lane.
 // Implementations must be deterministic; they may keep state (per SM or per slice).
 //
 // Baseline "lru-allocate": allocate on every miss, insert at the MRU position, pin nothing,
@@ -30,6 +37,7 @@
 #include "timing/mem/cache_tags.h"
 
 namespace warpsim::hints {
+struct AtomOp;
 struct LaunchHints;
 }
 
@@ -80,6 +88,10 @@ class ICachePolicy {
   virtual void beginKernel() {}
   virtual void beginLaunch(const CacheLaunch& launch) { (void)launch; }
   virtual uint64_t unpinPeriod() const { return 0; }
+  virtual void hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) {
+    (void)op;
+    (void)launch;
+  }
   // Adds the policy's counters to `out` (shared by all instances of the level: add, do not
   // overwrite).
   virtual void reportStats(nlohmann::json& out) const {}

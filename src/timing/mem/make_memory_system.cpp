@@ -33,6 +33,10 @@ class RegistryMemoryPlugins final : public mem::MemoryPlugins {
       const std::string& name, const mem::IZonePlacement::Context& c) override {
     return registry_.make<mem::IZonePlacement>(name, c);
   }
+  std::unique_ptr<mem::IPagePlacement> pagePlacement(
+      const std::string& name, const mem::IPagePlacement::Context& c) override {
+    return registry_.make<mem::IPagePlacement>(name, c);
+  }
 
  private:
   const PluginRegistry& registry_;

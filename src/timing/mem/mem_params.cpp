@@ -61,6 +61,14 @@ void validate(const MemoryParams& p) {
   if (p.dram.channels % p.modules != 0)
     fail("dram.channels = " + std::to_string(p.dram.channels) +
          " is not a multiple of gpu.modules = " + std::to_string(p.modules));
+  checkPow2("page_placement.page_bytes", p.pages.pageBytes);
+  if (p.pages.impl != "identity") {
+    if (p.modules != 1)
+      fail("page_placement.impl = \"" + p.pages.impl + "\" needs a GPU of one module (gpu.modules = " +
+           std::to_string(p.modules) + "; zone_placement places pages on several)");
+    if (p.pages.pageBytes < p.l2.cache.lineBytes)
+      fail("page_placement.page_bytes must be at least l2.line");
+  }
 }
 
 }  // namespace warpsim::timing::mem

@@ -104,8 +104,9 @@ struct DramParams {
   uint32_t returnLatency = 100;  // DRAM cycles from the last burst to the data at the L2
                                  // (memory controller, PHY and return path)
   DramScheduler scheduler = DramScheduler::FrFcfs;
-  uint32_t interleaveBytes = 256;  // for the "hash" address mapping
+  uint32_t interleaveBytes = 256;  // the address mapping's granule
   std::string mapping = "hash";
+  bool idealRowBuffer = false;     // every access a row hit: no ACT or PRE (dram_channel.h)
 };
 
 // The links between the modules of a multi-module GPU (module_links.h).
@@ -123,6 +124,13 @@ struct ZoneParams {
   uint32_t pageBytes = 65536;     // "first-touch": page size
 };
 
+// Which frame each page of device memory lives in (i_page_placement.h, page_placements.h).
+struct PagePlacementParams {
+  std::string impl = "identity";  // extension point page_placement
+  uint32_t pageBytes = 4096;
+  uint64_t seed = 1;              // "random": the stream's seed
+};
+
 struct ClockParams {
   double coreMhz = 1400;
   double icntMhz = 1400;
@@ -132,12 +140,16 @@ struct ClockParams {
 
 struct MemoryParams {
   uint32_t numSms = 15;
+  // Device memory in bytes (gpu.memory_bytes' default): the address mapping's rows per bank.
+  // The memory system takes the DeviceMemory's capacity instead when it has one.
+  uint64_t memoryBytes = uint64_t{1536} << 20;
   uint32_t warpSlotsPerSm = 48;  // sm.max_warps (the word-major local layout's rows)
   // gpu.modules: NUMA zones, each with numSms / modules SMs and dram.channels / modules
   // channels (their L2 slices and DRAM); 1: one chip, no links, no zone placement.
   uint32_t modules = 1;
   ModuleLinkParams link;
   ZoneParams zones;
+  PagePlacementParams pages;
   ClockParams clocks;
   L1Params l1;
   SharedParams shared;

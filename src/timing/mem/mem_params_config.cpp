@@ -107,6 +107,19 @@ void readModules(config::Tree& tree, MemoryParams& p) {
                             1u << 30);
 }
 
+// [page_placement]: the frame of each page of device memory (one module only).
+void readPagePlacement(config::Tree& tree, MemoryParams& p) {
+  config::Section s = tree.section("page_placement");
+  p.pages.impl = s.str("impl", p.pages.impl,
+                       "which physical frame each page of device memory gets (extension point "
+                       "page_placement: identity, random, or a mechanism's)");
+  p.pages.pageBytes = s.u32("page_bytes", p.pages.pageBytes,
+                            "page size in bytes (power of two, at least the address mapping's "
+                            "granule)",
+                            256, 1u << 30);
+  p.pages.seed = s.u64("seed", p.pages.seed, "random placement: seed of its random stream");
+}
+
 }  // namespace
 
 MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMhz,
@@ -115,6 +128,7 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   p.numSms = numSms;
   p.modules = modules;
   readModules(tree, p);
+  readPagePlacement(tree, p);
   p.clocks.coreMhz = coreMhz;
   config::Section clocks = tree.section("clocks");
   p.clocks.icntMhz = clocks.f64("icnt", p.clocks.icntMhz, "interconnect clock in MHz", 1.0, 1e6);
@@ -244,8 +258,16 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   m.scheduler = sched == "fcfs" ? DramScheduler::Fcfs : DramScheduler::FrFcfs;
   m.interleaveBytes =
       d.u32("interleave_bytes", m.interleaveBytes,
-            "bytes of consecutive addresses per channel (address mapping hash)", 32, 1u << 20);
-  m.mapping = d.str("mapping", m.mapping, "address mapping (extension point address_mapping)");
+            "bytes of consecutive addresses per channel: the address mapping's granule, never "
+            "split over channels",
+            32, 1u << 20);
+  m.mapping = d.str("mapping", m.mapping,
+                    "address mapping (extension point address_mapping): hash, scheme1..scheme7 "
+                    "(DRAMSim2's field orders), permutation, minimalist, or a mechanism's");
+  m.idealRowBuffer =
+      d.flag("ideal_row_buffer", m.idealRowBuffer,
+             "every access is a row-buffer hit: no ACT or PRE, column commands wait only for "
+             "the data bus (the upper bound of any row-buffer optimisation)");
   validate(p);
   return p;
 }

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "func/device_memory.h"
 #include "timing/mem/baseline_plugins.h"
 #include "timing/mem/hash_address_mapping.h"
+#include "timing/mem/page_placements.h"
+#include "timing/mem/paged_address_mapping.h"
 #include "timing/mem/zone_placements.h"
 #include "timing/mem/zoned_address_mapping.h"
 
@@ -36,19 +39,34 @@ std::unique_ptr<IZonePlacement> MemoryPlugins::zonePlacement(const std::string& 
                       "\" is not one of xor, first-touch, interleave-bits");
 }
 
+std::unique_ptr<IPagePlacement> MemoryPlugins::pagePlacement(const std::string& name,
+                                                             const IPagePlacement::Context& c) {
+  if (name == "identity") return std::make_unique<IdentityPagePlacement>();
+  if (name == "random") return std::make_unique<RandomPagePlacement>(c.space.frames, c.seed);
+  throw config::Error("config: error: page_placement.impl = \"" + name +
+                      "\" is not one of identity, random");
+}
+
 namespace {
 
 uint32_t sliceCount(const MemoryParams& p) { return p.dram.channels * p.l2.slicesPerChannel; }
 
 // channels: those of one zone (all of them with one module).
+// On a multi-module GPU the mapping sees a zone's local addresses (i_zone_placement.h: they
+// start at 0 for first-touch) and the zone's share of the memory.
 std::unique_ptr<IAddressMapping> makeMapping(const MemoryParams& p, MemoryPlugins& plugins,
-                                             config::Tree* tree) {
+                                             config::Tree* tree, const func::DeviceMemory* memory) {
   IAddressMapping::Context c;
   c.tree = tree;
-  c.channels = p.dram.channels / std::max<uint32_t>(p.modules, 1);
+  const uint32_t modules = std::max<uint32_t>(p.modules, 1);
+  c.channels = p.dram.channels / modules;
   c.banks = p.dram.banks;
   c.rowBytes = p.dram.rowBytes;
   c.interleaveBytes = p.dram.interleaveBytes;
+  c.memoryBytes = (memory != nullptr ? memory->capacity() : p.memoryBytes) / modules;
+  c.baseAddress = modules > 1 ? 0
+                  : memory != nullptr ? memory->baseAddress()
+                                      : func::DeviceMemory::kBaseAddress;
   return plugins.addressMapping(c);
 }
 
@@ -61,11 +79,12 @@ MemorySystemImpl::MemorySystemImpl(const MemoryParams& params, MemoryPlugins& pl
               ClockDomain::fromMhz(params.clocks.l2Mhz),
               ClockDomain::fromMhz(params.clocks.dramMhz)},
       pool_(4096),
-      mapping_(makeMapping(params, plugins, tree)),
+      mapping_(makeMapping(params, plugins, tree, memory)),
       requests_(params.numSms + linkPorts(), sliceCount(params) + linkPorts(), params.icnt, pool_),
       replies_(sliceCount(params) + linkPorts(), params.numSms + linkPorts(), params.icnt, pool_) {
   validate(params);
   if (params.modules > 1) wireModules(plugins, tree);
+  if (params.pages.impl != "identity") wirePages(plugins, tree, memory);
   const uint32_t spc = params.l2.slicesPerChannel;
   for (uint32_t c = 0; c < params.dram.channels; ++c) {
     IMemoryCompression::Context cc;
@@ -139,6 +158,28 @@ MemorySystemImpl::MemorySystemImpl(const MemoryParams& params, MemoryPlugins& pl
 }
 
 MemorySystemImpl::~MemorySystemImpl() = default;
+
+void MemorySystemImpl::wirePages(MemoryPlugins& plugins, config::Tree* tree,
+                                 const func::DeviceMemory* memory) {
+  const MemoryParams& p = params_;
+  if (mapping_->granuleBytes() > p.pages.pageBytes)
+    throw config::Error("config: error: page_placement.page_bytes = " + std::to_string(p.pages.pageBytes) +
+                        " is smaller than the address mapping's granule of " +
+                        std::to_string(mapping_->granuleBytes()) + " bytes");
+  IPagePlacement::Context c;
+  c.tree = tree;
+  c.space.memory = memory;
+  c.space.pageBytes = p.pages.pageBytes;
+  c.space.frames = (memory != nullptr ? memory->capacity() : uint64_t{16} << 30) / p.pages.pageBytes;
+  c.physical = mapping_.get();
+  c.channels = p.dram.channels;
+  c.banks = p.dram.banks;
+  c.seed = p.pages.seed;
+  std::unique_ptr<IPagePlacement> placement = plugins.pagePlacement(p.pages.impl, c);
+  auto paged = std::make_unique<PagedAddressMapping>(std::move(mapping_), std::move(placement), c.space);
+  paged_ = paged.get();
+  mapping_ = std::move(paged);
+}
 
 void MemorySystemImpl::wireModules(MemoryPlugins& plugins, config::Tree* tree) {
   const uint32_t m = params_.modules, slices = sliceCount(params_), sms = params_.numSms;
@@ -313,12 +354,14 @@ void MemorySystemImpl::beginKernel() {
   replies_.resetStats();
   if (links_) links_->resetStats();
   if (zoned_ != nullptr) zoned_->resetStats();
+  if (paged_ != nullptr) pagesAtKernelStart_ = paged_->pagesPlaced();
   kernelStartDram_ = nextCycle(kDram);
 }
 
 void MemorySystemImpl::beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3],
                                    uint32_t ctasPerSm) {
   if (placement_) placement_->beginLaunch(hints, grid, params_.numSms / params_.modules * ctasPerSm);
+  if (paged_ != nullptr) paged_->placement().beginLaunch(hints);
   CacheLaunch launch;
   launch.hints = hints;
   for (int d = 0; d < 3; ++d) launch.grid[d] = grid[d];
@@ -326,6 +369,11 @@ void MemorySystemImpl::beginLaunch(const hints::LaunchHints* hints, const uint32
   launch.levelCapacityBytes = params_.l2.cache.sizeBytes;
   launch.capacityBytes = launch.levelCapacityBytes / l2Policies_.size();
   for (auto& p : l2Policies_) p->beginLaunch(launch);
+}
+
+void MemorySystemImpl::hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) {
+  for (auto& sm : sms_) sm->policy().hintOp(op, launch);
+  for (auto& p : l2Policies_) p->hintOp(op, launch);
 }
 
 void MemorySystemImpl::reportStats(nlohmann::json& out) const {
@@ -373,6 +421,11 @@ void MemorySystemImpl::reportStats(nlohmann::json& out) const {
   if (!localPath.empty()) out["local_path"] = std::move(localPath);
   if (!compression.empty()) out["compression"] = std::move(compression);
   if (params_.modules > 1) reportModules(out["numa"]);
+  if (paged_ != nullptr) {
+    nlohmann::json& pages = out["pages"];
+    pages["placed"] = paged_->pagesPlaced() - pagesAtKernelStart_;
+    paged_->placement().reportStats(pages);
+  }
 }
 
 void MemorySystemImpl::reportModules(nlohmann::json& out) const {

@@ -31,6 +31,7 @@
 #include "timing/mem/i_cache_policy.h"
 #include "timing/mem/i_local_memory_path.h"
 #include "timing/mem/i_memory_compression.h"
+#include "timing/mem/i_page_placement.h"
 #include "timing/mem/i_zone_placement.h"
 #include "timing/mem/l2_slice.h"
 #include "timing/mem/mem_params.h"
@@ -41,6 +42,7 @@
 namespace warpsim::timing::mem {
 
 class ZonedAddressMapping;
+class PagedAddressMapping;
 
 // Where the memory system gets its plug-ins (the registry in production, baselines in tests).
 class MemoryPlugins {
@@ -54,6 +56,10 @@ class MemoryPlugins {
   // interleave-bits); throws config::Error for another name.
   virtual std::unique_ptr<IZonePlacement> zonePlacement(const std::string& name,
                                                         const IZonePlacement::Context& c);
+  // Only with page_placement.impl other than identity. By default the core baselines by name
+  // (identity, random); throws config::Error for another name.
+  virtual std::unique_ptr<IPagePlacement> pagePlacement(const std::string& name,
+                                                        const IPagePlacement::Context& c);
 };
 
 // The baselines, without a registry or a configuration tree.
@@ -78,6 +84,7 @@ class MemorySystemImpl final : public MemorySystem {
   uint64_t progress() const override;
   void beginKernel() override;
   void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3], uint32_t ctasPerSm) override;
+  void hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) override;
   void reportStats(nlohmann::json& out) const override;
 
   // For tests and tools.
@@ -101,6 +108,7 @@ class MemorySystemImpl final : public MemorySystem {
   // Marks every cycle that starts at or before `ps` as run (they had nothing to do).
   void catchUp(uint64_t ps);
   void wireModules(MemoryPlugins& plugins, config::Tree* tree);
+  void wirePages(MemoryPlugins& plugins, config::Tree* tree, const func::DeviceMemory* memory);
   void reportModules(nlohmann::json& out) const;
   uint32_t linkPorts() const { return params_.modules > 1 ? params_.modules : 0; }
   void setNext(uint32_t d, Cycle c) {
@@ -120,6 +128,8 @@ class MemorySystemImpl final : public MemorySystem {
   std::unique_ptr<IZonePlacement> placement_;  // multi-module only
   std::unique_ptr<IAddressMapping> mapping_;   // the zoned one on a multi-module GPU
   ZonedAddressMapping* zoned_ = nullptr;
+  PagedAddressMapping* paged_ = nullptr;  // with a page placement other than identity
+  uint64_t pagesAtKernelStart_ = 0;
   Crossbar requests_;
   Crossbar replies_;
   std::unique_ptr<ModuleLinks> links_;  // multi-module only

@@ -2,8 +2,10 @@
 
 #include <memory>
 
+#include "timing/mem/address_mapping_schemes.h"
 #include "timing/mem/baseline_plugins.h"
 #include "timing/mem/hash_address_mapping.h"
+#include "timing/mem/page_placements.h"
 #include "timing/mem/zone_placements.h"
 #include "timing/plugin_registry.h"
 
@@ -27,6 +29,22 @@ void registerMemoryBaselines(PluginRegistry& registry) {
       [](const IAddressMapping::Context& c) {
         return std::make_unique<HashAddressMapping>(c.channels, c.banks, c.rowBytes,
                                                     c.interleaveBytes);
+      });
+  for (const AddressMappingScheme& scheme : addressMappingSchemes()) {
+    registry.add<IAddressMapping>(scheme.name, scheme.description,
+                                  [&scheme](const IAddressMapping::Context& c) {
+                                    return makeAddressMapping(scheme, c);
+                                  });
+  }
+  registry.add<IPagePlacement>(
+      "identity", "frame = page: device addresses are physical addresses (no paging layer)",
+      [](const IPagePlacement::Context&) { return std::make_unique<IdentityPagePlacement>(); });
+  registry.add<IPagePlacement>(
+      "random",
+      "each page a random free frame when a request first reaches it (page_placement.seed): a "
+      "randomised virtual-to-physical mapping",
+      [](const IPagePlacement::Context& c) {
+        return std::make_unique<RandomPagePlacement>(c.space.frames, c.seed);
       });
   registry.add<IZonePlacement>(
       "xor",

@@ -30,6 +30,7 @@ Sm::Impl::Impl(const SmContext& context)
     : id(context.id),
       params(readSmParams(treeOf(context).section("sm"))),
       memory(context.memory),
+      system(context.system),
       icache(params.icacheBytes, params.icacheAssoc, params.icacheLine, params.icacheMissLatency) {
   if (!context.registry) throw config::Error("config: error: SM built without a plug-in registry");
   if (!memory) throw config::Error("config: error: SM built without a memory pipeline");

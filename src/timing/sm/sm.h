@@ -39,6 +39,9 @@ struct SmContext {
   config::Tree* tree = nullptr;          // keys under "sm" and the SM's plug-in sections
   const PluginRegistry* registry = nullptr;
   SmMemory* memory = nullptr;
+  // The GPU's memory system: the atom operations warps issue go to it (MemorySystem::hintOp) as
+  // they issue (nullptr: nowhere).
+  MemorySystem* system = nullptr;
   // The SM's resource manager; consulted per warp when it is warp-granular (nullptr: none).
   IResourceManager* resources = nullptr;
 };

@@ -169,6 +169,7 @@ struct Sm::Impl final : WarpProbe, WarpGate {
   uint32_t id;
   SmParams params;
   SmMemory* memory;
+  MemorySystem* system;  // where issued atom operations go (nullptr: nowhere)
   PassRequests passRequests;  // filled by the models' constructors
   InstructionAnnotations noAnnotations;  // what models see when a kernel comes without tables
   // Banks the register file shares with the memory data path (nullptr: its own).

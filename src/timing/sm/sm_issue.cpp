@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "func/warp.h"
+#include "hints/launch_hints.h"
 #include "timing/sm/sm_impl.h"
 
 namespace warpsim::timing {
@@ -228,6 +229,11 @@ void Sm::Impl::issueWarp(uint32_t slot, Cycle t) {
   }
   progress = true;
   if (mem) keepLocalStoreData(recordIndex, slot);
+  if (rec->instr->op == ir::Op::AtomHint && system != nullptr) {
+    // The atom operations reach every cache now, before any later instruction's accesses.
+    const hints::LaunchHints* launch = w.warp->grid().config->hints.get();
+    for (uint32_t i = 0; i < rec->numAtomOps; ++i) system->hintOp(rec->atomOps[i], launch);
+  }
   if (trace) trace->onIssue(id, w.scheduler, slot, *rec, t);
   ++warpInstructions;
   threadInstructions += static_cast<uint32_t>(std::popcount(rec->issueMask));
