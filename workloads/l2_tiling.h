@@ -1,7 +1,8 @@
 // What the suite's L2-tiled workloads share (gemm-l2tiled, gemv-l2tiled): the tile sizes they
 // accept (`--tile-bytes`), the rows of a row panel a tile holds, and the XMem atoms their host
-// programs write (include/warpsim/xmem.h): REGULAR float atoms, 1-D maps, and one atom that
-// follows the current panel. Atoms are hints: they never change a result.
+// programs write (include/warpsim/xmem.h; the operators in xmem_atoms.h): REGULAR float atoms,
+// 1-D maps, and one atom that follows the current panel. Atoms are hints: they never change a
+// result.
 #pragma once
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,6 +16,7 @@
 #include "hints/atoms.h"
 #include "runtime/error.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -39,22 +41,6 @@ inline int panelRows(const WorkloadContext& ctx, const char* workload, uint64_t 
         fmt::format("{}: tile of {} bytes is not one of {}", workload, tile, fmt::join(kL2TileChoices, ", ")));
   }
   return static_cast<int>(std::clamp<uint64_t>(tile / rowBytes, 1, rows));
-}
-
-// A REGULAR float atom created at `site` (the same id for every call from it).
-inline uint32_t floatAtom(runtime::Device& gpu, const std::string& site, int64_t strideBytes, uint8_t intensity,
-                          uint8_t reuse, int32_t rw) {
-  return gpu.createAtom(site, hints::atomAttributes(WARPSIM_ATOM_FLOAT32,
-                                                    {WARPSIM_ATOM_REGULAR, strideBytes, intensity}, reuse, rw));
-}
-
-// A 1-D map or unmap of [base, base + bytes).
-inline void mapAtom(runtime::Device& gpu, hints::AtomOp::Kind kind, uint32_t atom, uint64_t base, uint64_t bytes) {
-  gpu.issueAtomOp(hints::AtomOp{kind, atom, base, bytes, 1, bytes, 1, 1});
-}
-
-inline void activateAtoms(runtime::Device& gpu, std::initializer_list<uint32_t> atoms) {
-  for (uint32_t atom : atoms) gpu.issueAtomOp(hints::AtomOp{hints::AtomOp::Kind::Activate, atom});
 }
 
 // An atom mapped to one panel at a time: moving it unmaps the previous panel, so that the atom's

@@ -62,6 +62,9 @@ Workload mvtWorkload();
 Workload doitgenWorkload();
 Workload gemmL2tiledWorkload();
 Workload gemvL2tiledWorkload();
+Workload stencil2dL2tiledWorkload();
+Workload conv2dL2tiledWorkload();
+Workload syr2kL2tiledWorkload();
 Workload conv2dWorkload();
 Workload liborWorkload();
 Workload lavamdWorkload();
@@ -88,6 +91,7 @@ std::vector<Workload> allWorkloads() {
       doitgenWorkload(),
       gemmL2tiledWorkload(),
       gemvL2tiledWorkload(),
+      syr2kL2tiledWorkload(),
       // reductions, scans and sorting
       reduceTreeWorkload(),
       reduceShflWorkload(),
@@ -99,9 +103,11 @@ std::vector<Workload> allWorkloads() {
       pageViewRankWorkload(),
       // stencils and science
       stencil2dWorkload(),
+      stencil2dL2tiledWorkload(),
       stencil3dWorkload(),
       laplace3dWorkload(),
       conv2dWorkload(),
+      conv2dL2tiledWorkload(),
       dwt2dWorkload(),
       sradWorkload(),
       hotspotWorkload(),

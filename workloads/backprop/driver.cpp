@@ -1,10 +1,12 @@
 // backprop: training steps of a perceptron's input-to-hidden layer (forward layer with
 // shared-memory trees, activation, weight adjustment); the host does the output layer. Every
-// kernel is checked on the inputs the GPU gave it.
+// kernel is checked on the inputs the GPU gave it. XMem atoms written by hand describe every
+// device structure (xmem_atoms.h).
 #include <cmath>
 
 #include "check.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -41,6 +43,31 @@ Outcome run(WorkloadContext& ctx) {
   uint64_t dPartial = gpu.malloc(static_cast<size_t>(chunks) * kHidden * sizeof(float));
   uint64_t dHidden = gpu.malloc(kHidden * sizeof(float));
   uint64_t dDelta = gpu.malloc(kHidden * sizeof(float));
+  // XMem atoms (xmem_atoms.h), one per structure, before the first launch. Per step, in bytes
+  // moved: weights 192 n (read by forward, read and written by adjust), change 128 n, input and
+  // partial 8 n, the 64-byte vectors nothing (they stay in the caches).
+  const uint64_t matrixBytes = weights.size() * sizeof(float), vectorBytes = kHidden * sizeof(float);
+  // weights: a warp reads 2 rows of 16 (128 contiguous bytes); the hottest; read 4 times in 2 steps.
+  describeStructure(gpu, "backprop:weights", dWeights, matrixBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 255), 3,
+                    WARPSIM_ATOM_READ_WRITE);
+  // change: read and written by adjust only, as the weights (2/3 of their traffic); step 2 reads step 1's.
+  describeStructure(gpu, "backprop:change", dChange, matrixBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 170), 1,
+                    WARPSIM_ATOM_READ_WRITE);
+  // input: a word per 16 lanes, consecutive across the warp; 4 n bytes read twice a step (1/24).
+  describeStructure(gpu, "backprop:input", dInput, uint64_t{4} * n, WARPSIM_ATOM_FLOAT32, regularAccess(4, 11), 3,
+                    WARPSIM_ATOM_READ_ONLY);
+  // partial: a row of 16 per chunk, written by forward and read once by activate (rows walked in order).
+  describeStructure(gpu, "backprop:partial", dPartial, static_cast<uint64_t>(chunks) * vectorBytes,
+                    WARPSIM_ATOM_FLOAT32, regularAccess(4, 11), 1, WARPSIM_ATOM_READ_WRITE);
+  // bias: 64 bytes read by one CTA per step: no traffic to speak of.
+  describeStructure(gpu, "backprop:bias", dBias, vectorBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 0), 1,
+                    WARPSIM_ATOM_READ_ONLY);
+  // hidden: 64 bytes written once per step, read by the host.
+  describeStructure(gpu, "backprop:hidden", dHidden, vectorBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 0), 0,
+                    WARPSIM_ATOM_WRITE_ONLY);
+  // delta: 64 bytes (from the host) read by every warp of adjust: the most reuse, all in the L1.
+  describeStructure(gpu, "backprop:delta", dDelta, vectorBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 0), 255,
+                    WARPSIM_ATOM_READ_ONLY);
   std::vector<float> change = zeros;
   double worstPartial = 0, worstHidden = 0, worstWeight = 0;
 

@@ -1,9 +1,11 @@
 // bfs: level-synchronous breadth-first search over a random CSR graph (expand and advance
-// kernels per level, until a level adds nothing).
+// kernels per level, until a level adds nothing). XMem atoms written by hand describe every
+// device structure (xmem_atoms.h).
 #include <deque>
 
 #include "check.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -52,6 +54,33 @@ Outcome run(WorkloadContext& ctx) {
   uint64_t dVisited = gpu.upload(visited), dNext = gpu.malloc(n);
   uint64_t dChanged = gpu.malloc(sizeof(int));
   gpu.memset(dNext, 0, n);
+  // XMem atoms (xmem_atoms.h), one per structure, before the first launch. Requests over the
+  // run (about 10 levels, 6 edges per vertex), in units of n 32-byte sectors: the gathers through
+  // the neighbour lists touch a sector each (visited 7, neighbours 6, level 4, next 3), the
+  // thread-indexed reads fewer (rowStart 2, frontier 0.6).
+  const uint64_t bytes = static_cast<uint64_t>(n), edges = neighbours.size();
+  const uint32_t index = WARPSIM_ATOM_INT32 | WARPSIM_ATOM_INDEX;
+  // visited: read at every neighbour u of the frontier (data-dependent), set by advance; the hottest.
+  describeStructure(gpu, "bfs:visited", dVisited, bytes, WARPSIM_ATOM_CHAR8, irregularAccess(255), 6,
+                    WARPSIM_ATOM_READ_WRITE);
+  // neighbours: each frontier vertex walks its own list (at rowStart[v]), each list read once.
+  describeStructure(gpu, "bfs:neighbours", dNeighbours, 4 * edges, index, irregularAccess(219), 0,
+                    WARPSIM_ATOM_READ_ONLY);
+  // level: level[v] of the frontier read, level[u] of unvisited neighbours scattered.
+  describeStructure(gpu, "bfs:level", dLevel, 4 * bytes, WARPSIM_ATOM_INT32, irregularAccess(146), 1,
+                    WARPSIM_ATOM_READ_WRITE);
+  // next: next[u] scattered by expand (most of its requests), read in order by advance every level.
+  describeStructure(gpu, "bfs:next", dNext, bytes, WARPSIM_ATOM_CHAR8, irregularAccess(109), 9,
+                    WARPSIM_ATOM_READ_WRITE);
+  // rowStart: [v] and [v + 1] of the frontier's vertices, a thread per vertex in order.
+  describeStructure(gpu, "bfs:rowStart", dRowStart, 4 * (bytes + 1), index, regularAccess(4, 73), 1,
+                    WARPSIM_ATOM_READ_ONLY);
+  // frontier: a byte per lane, read by expand and written by advance at every level.
+  describeStructure(gpu, "bfs:frontier", dFrontier, bytes, WARPSIM_ATOM_CHAR8, regularAccess(1, 20), 9,
+                    WARPSIM_ATOM_READ_WRITE);
+  // changed: one word the marked threads set; it stays in the caches.
+  describeStructure(gpu, "bfs:changed", dChanged, sizeof(int), WARPSIM_ATOM_INT32, regularAccess(4, 0), 0,
+                    WARPSIM_ATOM_WRITE_ONLY);
   uint32_t blocks = ceilDiv(n, 256);
   int levels = 0;
   for (int changed = 1; changed != 0; ++levels) {

@@ -1,6 +1,7 @@
 // cfd: an unstructured-grid finite-volume Euler solver (step factor, then three Runge-Kutta
 // stages of flux + time step per iteration) on a generated mesh with shuffled cell numbers;
-// every kernel is checked on the inputs the GPU gave it.
+// every kernel is checked on the inputs the GPU gave it. XMem atoms written by hand describe every
+// device structure (xmem_atoms.h).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -8,6 +9,7 @@
 
 #include "check.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -325,6 +327,37 @@ Outcome run(WorkloadContext& ctx) {
   uint64_t dNeighbours = gpu.upload(mesh.neighbours), dNormals = gpu.upload(mesh.normals);
   uint64_t dVolumes = gpu.upload(mesh.volumes);
   const func::Dim3 grid{ceilDiv(n, kThreads)}, block{kThreads};
+  // XMem atoms (xmem_atoms.h), one per structure, before the first launch. Requests per
+  // iteration (a step factor and 3 stages of flux and time step), in units of n 32-byte sectors:
+  // the state u about 19 (4.4 for its own cells, 15 for the gathers at the 4 neighbours, whose
+  // numbers are jittered by up to 96 cells: about twice the sectors of a coalesced read), normals
+  // 4.5, residual 3.8, old 1.9, neighbours 1.5, step 0.5, volumes 0.1. The arrays are structures
+  // of arrays: the lanes walk consecutive cells (stride 4).
+  const uint64_t cellBytes = uint64_t{4} * n, stateBytes = values * 4;
+  // u: read at each cell and gathered at its 4 neighbours (data-dependent) every stage; the hottest.
+  describeStructure(gpu, "cfd:u", dU, stateBytes, WARPSIM_ATOM_FLOAT32, irregularAccess(255), 15,
+                    WARPSIM_ATOM_READ_WRITE);
+  // normals: 12 planes read in order by every flux launch (9 per run).
+  describeStructure(gpu, "cfd:normals", dNormals, 12 * cellBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 60), 8,
+                    WARPSIM_ATOM_READ_ONLY);
+  // residual: 5 planes written by flux, read once by the time step.
+  describeStructure(gpu, "cfd:residual", dResidual, stateBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 50), 1,
+                    WARPSIM_ATOM_READ_WRITE);
+  // old: the state at the iteration's start (copied by the host), read by its 3 time steps.
+  describeStructure(gpu, "cfd:old", dOld, stateBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 25), 2,
+                    WARPSIM_ATOM_READ_ONLY);
+  // neighbours: 4 planes of cell numbers read in order by every flux launch.
+  describeStructure(gpu, "cfd:neighbours", dNeighbours, 4 * cellBytes, WARPSIM_ATOM_INT32 | WARPSIM_ATOM_INDEX,
+                    regularAccess(4, 20), 8, WARPSIM_ATOM_READ_ONLY);
+  // step: written by the step factor, read by the iteration's 3 time steps.
+  describeStructure(gpu, "cfd:step", dStep, cellBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 7), 3,
+                    WARPSIM_ATOM_READ_WRITE);
+  // volumes: read once per iteration by the step factor.
+  describeStructure(gpu, "cfd:volumes", dVolumes, cellBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 2), 2,
+                    WARPSIM_ATOM_READ_ONLY);
+  // c_farField (constant memory): 72 bytes every boundary cell reads (a broadcast); in the constant cache.
+  describeStructure(gpu, "cfd:far field", mod.symbolAddress("c_farField"), sizeof ff, WARPSIM_ATOM_FLOAT32,
+                    regularAccess(4, 0), 255, WARPSIM_ATOM_READ_ONLY);
 
   double worstStep = 0, worstFlux = 0, worstUpdate = 0;
   for (int it = 0; it < kIterations; ++it) {

@@ -1,8 +1,12 @@
 // histogram: 256-bin byte histogram with per-block shared-memory histograms (shared atomics),
-// merged by a second kernel.
+// merged by a second kernel. XMem atoms written by hand describe every device structure
+// (xmem_atoms.h).
+#include <algorithm>
+
 #include "check.h"
 #include "locality_hints.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -53,6 +57,20 @@ Outcome run(WorkloadContext& ctx) {
   setLocalityDescriptors(ctx, "histogram_merge",
                          {interThread(partial, {{uint32_t(kBins), blocks, 1}, {1, 1, 1}, {0, 0, 0}},
                                       WARPSIM_COACCESSED, WARPSIM_REGULAR, kBins)});
+  // XMem atoms (xmem_atoms.h), one per structure, before the first launch. Bytes moved: the
+  // words 4 per word (2^23 at the default size), the partial table 2 KB per CTA (written, read;
+  // at most 128 KB), the histogram 1 KB.
+  // words: streamed once by the grid-stride loop (a word per lane, 4 byte values each); the hottest.
+  describeStructure(gpu, "histogram:words", dData, uint64_t{4} * words, WARPSIM_ATOM_CHAR8, regularAccess(4, 255), 0,
+                    WARPSIM_ATOM_READ_ONLY);
+  // partial: a row of 256 bins per CTA, written once, read once by the merge (a warp 32 bins of a row).
+  const uint8_t partialIntensity = static_cast<uint8_t>(
+      std::clamp<uint64_t>(255 * uint64_t{2} * blocks * kBins / static_cast<uint64_t>(words), 1, 255));
+  describeStructure(gpu, "histogram:partial", dPartial, uint64_t{blocks} * kBins * sizeof(unsigned),
+                    WARPSIM_ATOM_INT32, regularAccess(4, partialIntensity), 1, WARPSIM_ATOM_READ_WRITE);
+  // histogram: 256 counts written once, read by the host.
+  describeStructure(gpu, "histogram:bins", dHist, kBins * sizeof(unsigned), WARPSIM_ATOM_INT32, regularAccess(4, 0),
+                    0, WARPSIM_ATOM_WRITE_ONLY);
   launch(ctx, mod.kernel("histogram_blocks"), {blocks}, {kThreads}, 0, dData, words, dPartial);
   launch(ctx, mod.kernel("histogram_merge"), {1}, {kBins}, 0, dPartial, static_cast<int>(blocks),
          dHist);

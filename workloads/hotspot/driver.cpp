@@ -1,9 +1,11 @@
 // hotspot: transient chip-temperature simulation with the HotSpot thermal model, several time
-// steps per launch in shared-memory ghost-zone tiles (see hotspot.cu).
+// steps per launch in shared-memory ghost-zone tiles (see hotspot.cu). XMem atoms written by
+// hand describe every device structure (xmem_atoms.h).
 #include <cmath>
 
 #include "check.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -144,6 +146,20 @@ Outcome run(WorkloadContext& ctx) {
   runtime::Kernel pyramid = mod.kernel("hotspot_pyramid");
   uint64_t dPower = gpu.upload(power), dIn = gpu.upload(temp);
   uint64_t dOut = gpu.malloc(cells * sizeof(float));
+  // XMem atoms (xmem_atoms.h), one per structure, before the first launch. A launch reads its
+  // 16 x 16 tiles of power and temperature (each owning 10 x 10 cells: 2.56 reads per cell, a
+  // warp 2 rows of 16) and writes the owned cells; over the 3 launches, in cells: power 7.7, the
+  // first temperature grid 6.1 (input of launches 1 and 3, output of 2), the other 4.6.
+  const uint64_t gridBytes = cells * sizeof(float);
+  // power: read by every launch, each cell by up to 4 overlapping tiles; the hottest.
+  describeStructure(gpu, "hotspot:power", dPower, gridBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 255), 7,
+                    WARPSIM_ATOM_READ_ONLY);
+  // temperature A (the initial grid): read 2.56 times per cell in launches 1 and 3, written in 2.
+  describeStructure(gpu, "hotspot:temperature A", dIn, gridBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 203), 4,
+                    WARPSIM_ATOM_READ_WRITE);
+  // temperature B: written in launches 1 and 3, read 2.56 times per cell in 2.
+  describeStructure(gpu, "hotspot:temperature B", dOut, gridBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 151), 2,
+                    WARPSIM_ATOM_READ_WRITE);
   const uint32_t tiles = ceilDiv(n, kBlock - 2 * kBorder);
   for (int done = 0; done < kSteps; done += kBorder) {
     int steps = std::min(kBorder, kSteps - done);

@@ -1,10 +1,12 @@
 // laplace3d: Jacobi iterations for the 3-D Laplace equation with smooth fixed boundary values, a
-// launch per iteration, threads marching along z (see laplace3d.cu).
+// launch per iteration, threads marching along z (see laplace3d.cu). XMem atoms written by hand
+// describe both grids (xmem_atoms.h).
 #include <cmath>
 
 #include "check.h"
 #include "locality_hints.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -83,6 +85,17 @@ Outcome run(WorkloadContext& ctx) {
   runtime::Kernel jacobi = mod.kernel("laplace3d_jacobi");
   uint64_t grids[2] = {gpu.upload(initial), gpu.malloc(points * sizeof(float))};
   const func::Dim3 grid{ceilDiv(n, kBlockX), ceilDiv(n, kBlockY)};
+  // XMem atoms (xmem_atoms.h), one per grid, before the first launch. A launch makes 5 warp
+  // requests per point of its input (the point above, then its 4 in-plane neighbours, mostly L1
+  // hits; a warp a row of 32 points, stride 4) and 1 of its output; the grids swap, so over the
+  // 5 iterations the initial grid gets 3 x 5 + 2 = 17 requests per point, the other 2 x 5 + 3 = 13.
+  const uint64_t gridBytes = points * sizeof(float);
+  // grid A (the initial one): input of iterations 1, 3 and 5, output of 2 and 4; the hottest.
+  describeStructure(gpu, "laplace3d:grid A", grids[0], gridBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 255), 14,
+                    WARPSIM_ATOM_READ_WRITE);
+  // grid B: output of iterations 1, 3 and 5, input of 2 and 4.
+  describeStructure(gpu, "laplace3d:grid B", grids[1], gridBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 195), 9,
+                    WARPSIM_ATOM_READ_WRITE);
   // Locality descriptors (the thesis's Table 4 gives the Laplace solver NO_REUSE and
   // INTRA_THREAD), given for each launch (the two grids swap roles):
   // - u, read: each CTA's threads march up their own 32 x 4 columns of points, and the lines a

@@ -1,7 +1,11 @@
-// lud: blocked LU decomposition (diagonal, perimeter and internal kernels per block step).
+// lud: blocked LU decomposition (diagonal, perimeter and internal kernels per block step). An
+// XMem atom written by hand describes the matrix (xmem_atoms.h).
+#include <algorithm>
+
 #include "check.h"
 #include "lu_check.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -33,6 +37,12 @@ Outcome run(WorkloadContext& ctx) {
   runtime::Kernel internal = mod.kernel("lud_internal");
   uint64_t dA = gpu.upload(a);
   const int blocks = n / kBlock;
+  // XMem atom (xmem_atoms.h), before the first launch: the matrix is the only structure (the
+  // hottest). Every kernel moves 16 x 16 tiles, a warp 2 rows of 16 floats (stride 4); step k
+  // reads the trailing matrix again (the internal kernel each left and up tile once per trailing
+  // block), so an element is read about n / 16 times.
+  describeStructure(gpu, "lud:A", dA, elems * sizeof(float), WARPSIM_ATOM_FLOAT32, regularAccess(4, 255),
+                    static_cast<uint8_t>(std::min(255, blocks)), WARPSIM_ATOM_READ_WRITE);
   for (int k = 0; k < blocks; ++k) {
     launch(ctx, diagonal, {1}, {kBlock, kBlock}, 0, dA, n, k);
     uint32_t trailing = static_cast<uint32_t>(blocks - k - 1);

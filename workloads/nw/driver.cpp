@@ -1,5 +1,6 @@
 // nw: Needleman-Wunsch alignment scores, one kernel per anti-diagonal of B x B tiles (B = 32
-// unless a resource specification picks the blocking factor 16 or 64).
+// unless a resource specification picks the blocking factor 16 or 64). XMem atoms written by hand
+// describe every device structure (xmem_atoms.h).
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include "check.h"
 #include "func/program.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -100,6 +102,23 @@ Outcome run(WorkloadContext& ctx) {
   }
   uint64_t dScore = gpu.upload(score), dA = gpu.upload(a), dB = gpu.upload(b);
   const int tiles = n / tile;
+  // XMem atoms (xmem_atoms.h), one per structure, before the first launch. Per tile of B x B
+  // (B = 32), in 32-byte sectors: the scores B rows written (4 B each), the top row read (4 B)
+  // and the left column (B sectors, a row apart), 164 in all; the sequences' B symbols 4 each.
+  // score: rows written in order (a lane per column, stride 4); a tile's border is read once more.
+  describeStructure(gpu, "nw:score", dScore, score.size() * sizeof(int), WARPSIM_ATOM_INT32, regularAccess(4, 255),
+                    1, WARPSIM_ATOM_READ_WRITE);
+  // a: a tile's B symbols, read again by the n / B tiles of its tile row.
+  const uint8_t symbolReuse = static_cast<uint8_t>(std::min(255, tiles - 1));
+  describeStructure(gpu, "nw:a", dA, a.size() * sizeof(int), WARPSIM_ATOM_INT32, regularAccess(4, 6), symbolReuse,
+                    WARPSIM_ATOM_READ_ONLY);
+  // b: likewise for the tiles of a tile column.
+  describeStructure(gpu, "nw:b", dB, b.size() * sizeof(int), WARPSIM_ATOM_INT32, regularAccess(4, 6), symbolReuse,
+                    WARPSIM_ATOM_READ_ONLY);
+  // c_substitution (constant memory): 2.3 KB looked up at random symbol pairs, read by every
+  // tile; it stays in the constant cache.
+  describeStructure(gpu, "nw:substitution", mod.symbolAddress("c_substitution"), substitution.size() * sizeof(int),
+                    WARPSIM_ATOM_INT32, nonDetAccess(0), 255, WARPSIM_ATOM_READ_ONLY);
   for (int d = 0; d < 2 * tiles - 1; ++d) {
     int first = std::max(0, d - tiles + 1), last = std::min(d, tiles - 1);
     launch(ctx, diagonalKernel, {static_cast<uint32_t>(last - first + 1)}, {blocking.tile}, 0,

@@ -1,7 +1,9 @@
-// pathfinder: cheapest top-to-bottom path costs, several rows per launch in shared memory.
+// pathfinder: cheapest top-to-bottom path costs, several rows per launch in shared memory. XMem
+// atoms written by hand describe every device structure (xmem_atoms.h).
 #include "check.h"
 #include "locality_hints.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -32,6 +34,19 @@ Outcome run(WorkloadContext& ctx) {
   uint64_t dWall = gpu.upload(wall);
   uint64_t dPrevious = gpu.malloc(cols * sizeof(int)), dResult = gpu.malloc(cols * sizeof(int));
   gpu.memcpyDtoD(dPrevious, dWall, cols * sizeof(int));  // costs of the first row
+  // XMem atoms (xmem_atoms.h), one per structure, before the first launch. A launch reads its 16
+  // wall rows and the previous costs (each 1.14 times: the CTAs' windows overlap by 32 of 256
+  // columns) and writes a cost row; over the 6 launches, in rows: wall 108, each cost row 6.4.
+  const uint64_t rowBytes = static_cast<uint64_t>(cols) * sizeof(int);
+  // wall: streamed once, its rows in order (a lane per column); the hottest.
+  describeStructure(gpu, "pathfinder:wall", dWall, wall.size() * sizeof(int), WARPSIM_ATOM_INT32,
+                    regularAccess(4, 255), 0, WARPSIM_ATOM_READ_ONLY);
+  // costs A: the previous row of launches 1, 3 and 5, the result of 2, 4 and 6 (read once after each write).
+  describeStructure(gpu, "pathfinder:costs A", dPrevious, rowBytes, WARPSIM_ATOM_INT32, regularAccess(4, 15), 1,
+                    WARPSIM_ATOM_READ_WRITE);
+  // costs B: the other way round.
+  describeStructure(gpu, "pathfinder:costs B", dResult, rowBytes, WARPSIM_ATOM_INT32, regularAccess(4, 15), 1,
+                    WARPSIM_ATOM_READ_WRITE);
   for (int first = 1; first < kRows; first += kRowsPerLaunch) {
     int steps = std::min(kRowsPerLaunch, kRows - first);
     // Locality descriptors (the thesis's Table 4 gives pathfinder NO_REUSE), for this launch

@@ -1,10 +1,12 @@
 // spmv: sparse matrix-vector product in CSR form with the scalar (thread per row) and vector
-// (warp per row) kernels.
+// (warp per row) kernels. XMem atoms written by hand describe every device structure
+// (xmem_atoms.h).
 #include <cmath>
 
 #include "check.h"
 #include "locality_hints.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -81,6 +83,30 @@ Outcome run(WorkloadContext& ctx) {
       {interThread(xs, {{uint32_t(rows), 1, 1}, {vectorCtas, 1, 1}, {0, 0, 0}}, WARPSIM_COACCESSED,
                    WARPSIM_IRREGULAR, 0, 2),
        noReuse(vals, whole), noReuse(colIdx, whole)});
+  // XMem atoms (xmem_atoms.h), one per structure, before the first launch. Requests over both
+  // kernels, in units of the nonzeros Z (about 18 per row): x 2 (a gather per nonzero), values
+  // and columns 1.1 each (the scalar kernel's lanes walk rows about 72 bytes apart, a sector per
+  // lane; the vector kernel's coalesced), rowStart 0.13, the vector kernel's y 0.06, the scalar's 0.01.
+  const uint64_t rowBytes = uint64_t{4} * rows, entryBytes = uint64_t{4} * nonZeros;
+  const uint32_t index = WARPSIM_ATOM_INT32 | WARPSIM_ATOM_INDEX;
+  // x: gathered at the columns of the nonzeros (data-dependent), each element about 36 times; the hottest.
+  describeStructure(gpu, "spmv:x", dX, rowBytes, WARPSIM_ATOM_FLOAT32, irregularAccess(255), 35,
+                    WARPSIM_ATOM_READ_ONLY);
+  // values: the rows' entries in order (a thread's own row, or a warp's lanes along it), by both kernels.
+  describeStructure(gpu, "spmv:values", dValues, entryBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 143), 1,
+                    WARPSIM_ATOM_READ_ONLY);
+  // columns: as the values, beside them.
+  describeStructure(gpu, "spmv:columns", dColumns, entryBytes, index, regularAccess(4, 143), 1,
+                    WARPSIM_ATOM_READ_ONLY);
+  // rowStart: [row] and [row + 1] per thread (scalar) or per warp (vector), rows in order.
+  describeStructure(gpu, "spmv:rowStart", dRowStart, rowBytes + 4, index, regularAccess(4, 16), 3,
+                    WARPSIM_ATOM_READ_ONLY);
+  // y of the vector kernel: lane 0 of each warp writes its row, rows in order across the warps.
+  describeStructure(gpu, "spmv:y vector", dVector, rowBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 14), 0,
+                    WARPSIM_ATOM_WRITE_ONLY);
+  // y of the scalar kernel: a word per lane, written once.
+  describeStructure(gpu, "spmv:y scalar", dScalar, rowBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 2), 0,
+                    WARPSIM_ATOM_WRITE_ONLY);
   launch(ctx, mod.kernel("spmv_csr_scalar"), {ceilDiv(rows, 256)}, {256}, 0, rows, dRowStart,
          dColumns, dValues, dX, dScalar);
   launch(ctx, mod.kernel("spmv_csr_vector"), {ceilDiv(rows, 8)}, {256}, 0, rows, dRowStart,

@@ -1,9 +1,11 @@
 // srad: speckle-reducing anisotropic diffusion, two kernels per iteration; every kernel is
-// checked on the inputs the GPU gave it.
+// checked on the inputs the GPU gave it. XMem atoms written by hand describe every device
+// structure (xmem_atoms.h).
 #include <cmath>
 
 #include "check.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -124,6 +126,26 @@ Outcome run(WorkloadContext& ctx) {
   uint64_t dN = gpu.malloc(pixels * 4), dS = gpu.malloc(pixels * 4), dW = gpu.malloc(pixels * 4);
   uint64_t dE = gpu.malloc(pixels * 4), dC = gpu.malloc(pixels * 4);
   func::Dim3 grid{ceilDiv(cols, 16), ceilDiv(rows, 16)}, block{16, 16};
+  // XMem atoms (xmem_atoms.h), one per structure, before the first launch. Warp requests per
+  // pixel and iteration (a warp covers 2 rows of 16 pixels, stride 4): the image 7 (the pixel and
+  // its 4 neighbours, then read and written by the update), the coefficient 4 (written, then read
+  // at the pixel, its south and east neighbours), each directional difference 2 (written, read).
+  const uint64_t imageBytes = static_cast<uint64_t>(pixels) * 4;
+  // image: 6 reads per pixel per iteration (4 iterations); the hottest.
+  describeStructure(gpu, "srad:image", dImage, imageBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 255), 23,
+                    WARPSIM_ATOM_READ_WRITE);
+  // coefficient: written by the first kernel, read 3 times per pixel by the second.
+  describeStructure(gpu, "srad:coefficient", dC, imageBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 146), 3,
+                    WARPSIM_ATOM_READ_WRITE);
+  // north, south, west, east differences: each written by the first kernel, read once by the second.
+  describeStructure(gpu, "srad:north", dN, imageBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 73), 1,
+                    WARPSIM_ATOM_READ_WRITE);
+  describeStructure(gpu, "srad:south", dS, imageBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 73), 1,
+                    WARPSIM_ATOM_READ_WRITE);
+  describeStructure(gpu, "srad:west", dW, imageBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 73), 1,
+                    WARPSIM_ATOM_READ_WRITE);
+  describeStructure(gpu, "srad:east", dE, imageBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 73), 1,
+                    WARPSIM_ATOM_READ_WRITE);
   double worstC = 0, worstJ = 0;
   std::vector<float> current = image;
   for (int it = 0; it < kIterations; ++it) {

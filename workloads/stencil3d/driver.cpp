@@ -1,9 +1,10 @@
 // stencil3d: 7-point Jacobi sweeps over an n^3 grid (x-y tiles in shared memory marching along
-// z), ping-ponging two grids.
+// z), ping-ponging two grids. XMem atoms written by hand describe both grids (xmem_atoms.h).
 #include <cmath>
 
 #include "check.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -49,6 +50,17 @@ Outcome run(WorkloadContext& ctx) {
   runtime::Module mod = gpu.loadModule(workloadPtx("stencil3d"), "stencil3d.ptx");
   runtime::Kernel sweep = mod.kernel("stencil7_sweep");
   uint64_t dIn = gpu.upload(grid), dOut = gpu.malloc(cells * sizeof(float));
+  // XMem atoms (xmem_atoms.h), one per grid, before the first launch. A sweep reads its input
+  // once (a warp a row of 32 cells, stride 4, plus the tile's halo: a row above and below, a cell
+  // beside each row, mostly cache hits) and writes its output once; the grids swap, so over the 4
+  // sweeps each is read twice and written twice: equally hot.
+  const uint64_t gridBytes = cells * sizeof(float);
+  // grid A (the initial one): input of sweeps 1 and 3, output of 2 and 4.
+  describeStructure(gpu, "stencil3d:grid A", dIn, gridBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 255), 2,
+                    WARPSIM_ATOM_READ_WRITE);
+  // grid B: output of sweeps 1 and 3, input of 2 and 4.
+  describeStructure(gpu, "stencil3d:grid B", dOut, gridBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 255), 2,
+                    WARPSIM_ATOM_READ_WRITE);
   for (int s = 0; s < kSweeps; ++s) {
     launch(ctx, sweep, {ceilDiv(n, 32), ceilDiv(n, 8)}, {32, 8}, 0, dIn, dOut, n, n, n, c0, c1);
     std::swap(dIn, dOut);

@@ -3,13 +3,16 @@
 // facilities, whose gain the GPU computes (see streamcluster.cu); the chunks' facilities, weighted
 // by the points they serve, are then clustered the same way. The host's decisions follow the
 // GPU's results, and every GPU call is checked against a reference computed from the same state
-// (see the tolerance comment in Search::pgain).
+// (see the tolerance comment in Search::pgain). XMem atoms written by hand describe every device
+// structure (xmem_atoms.h).
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "check.h"
 #include "locality_hints.h"
 #include "workload.h"
+#include "xmem_atoms.h"
 
 namespace warpsim::workloads {
 
@@ -84,6 +87,33 @@ class Search {
     const uint64_t dCoord = gpu.upload(p.coord), dWeight = gpu.upload(p.weight);
     const uint64_t dCost = gpu.malloc(num * 4ull), dAssign = gpu.malloc(num * 4ull);
     const uint64_t dTable = gpu.malloc(num * 4ull), dSwitch = gpu.malloc(num * 4ull);
+    // XMem atoms (xmem_atoms.h), one per structure, before this call's first launch (forgotten
+    // before the frees). Requests per candidate (pgain, then pgain_sum), in units of num / 8
+    // 32-byte sectors: the coordinates 32 (every dimension's row, a lane per point), the work
+    // array 2 (k + 1) (written, then summed; k about 10 to 20 open facilities), the per-point
+    // arrays 1 each.
+    const uint64_t pointBytes = num * 4ull;
+    const uint32_t index = WARPSIM_ATOM_INT32 | WARPSIM_ATOM_INDEX;
+    const std::vector<DescribedStructure> described = {
+        // coord: kDim rows of num, each row walked by the lanes; reread by every candidate's launch.
+        describeStructure(gpu, "streamcluster:coord", dCoord, kDim * pointBytes, WARPSIM_ATOM_FLOAT32,
+                          regularAccess(4, 255), 15, WARPSIM_ATOM_READ_ONLY),
+        // weight: a word per point, read by every candidate's launch.
+        describeStructure(gpu, "streamcluster:weight", dWeight, pointBytes, WARPSIM_ATOM_FLOAT32,
+                          regularAccess(4, 8), 15, WARPSIM_ATOM_READ_ONLY),
+        // cost: a word per point, new from the host before each launch.
+        describeStructure(gpu, "streamcluster:cost", dCost, pointBytes, WARPSIM_ATOM_FLOAT32, regularAccess(4, 8), 0,
+                          WARPSIM_ATOM_READ_ONLY),
+        // assign: a point's facility, new from the host before each launch.
+        describeStructure(gpu, "streamcluster:assign", dAssign, pointBytes, index, regularAccess(4, 8), 0,
+                          WARPSIM_ATOM_READ_ONLY),
+        // table: looked up at each point's facility (data-dependent), only the k open ones: a few sectors a warp.
+        describeStructure(gpu, "streamcluster:table", dTable, pointBytes, index, irregularAccess(21), 255,
+                          WARPSIM_ATOM_READ_ONLY),
+        // switch: a flag per point written once per launch, read by the host.
+        describeStructure(gpu, "streamcluster:switch", dSwitch, pointBytes, WARPSIM_ATOM_INT32, regularAccess(4, 8), 0,
+                          WARPSIM_ATOM_WRITE_ONLY)};
+    DescribedStructure workAtom, sumsAtom;
     uint64_t dWork = 0, dSums = 0;
     size_t capacity = 0;  // rows of the work array allocated
     std::string bad;
@@ -103,12 +133,20 @@ class Search {
       const int k = static_cast<int>(centers.size());
       if (static_cast<size_t>(k + 1) > capacity) {
         if (capacity != 0) {
+          forgetStructure(gpu, workAtom);
+          forgetStructure(gpu, sumsAtom);
           gpu.free(dWork);
           gpu.free(dSums);
         }
         capacity = static_cast<size_t>(k + 1) * 2;
         dWork = gpu.malloc(capacity * num * 4);
         dSums = gpu.malloc(capacity * 4);
+        // work: k + 1 rows of num, a lane per point, written by pgain and summed once by pgain_sum.
+        workAtom = describeStructure(gpu, "streamcluster:work", dWork, capacity * pointBytes, WARPSIM_ATOM_FLOAT32,
+                                 regularAccess(4, 224), 1, WARPSIM_ATOM_READ_WRITE);
+        // sums: k + 1 words written once per launch, read by the host.
+        sumsAtom = describeStructure(gpu, "streamcluster:sums", dSums, capacity * 4, WARPSIM_ATOM_FLOAT32,
+                                 regularAccess(4, 0), 0, WARPSIM_ATOM_WRITE_ONLY);
       }
       gpu.memcpyHtoD(dCost, cost.data(), num * 4ull);
       gpu.memcpyHtoD(dAssign, assign.data(), num * 4ull);
@@ -174,8 +212,11 @@ class Search {
         isCenter[x] = 1;
       }
     }
+    for (const DescribedStructure& s : described) forgetStructure(gpu, s);
     for (uint64_t a : {dCoord, dWeight, dCost, dAssign, dTable, dSwitch}) gpu.free(a);
     if (capacity != 0) {
+      forgetStructure(gpu, workAtom);
+      forgetStructure(gpu, sumsAtom);
       gpu.free(dWork);
       gpu.free(dSums);
     }

@@ -19,7 +19,7 @@
 //   - Within a colour, frames are taken in ascending order; when a colour has none left, the
 //     next colour of the set, then any free frame (counted as a fallback).
 //
-// Keys in [page_placement]: isolate_share (0.5), isolate_min_intensity (1), chunk_bytes (512,
+// Keys in [page_placement]: isolate_share (0.5), isolate_min_intensity (128), chunk_bytes (512,
 // the atom address map's granularity). Statistics (memory.pages, per kernel, counts only):
 // isolated_pages, spread_pages, unannotated_pages (no atom owns them; spread), fallback_pages,
 // isolated_atoms and reserved_banks (the partition of the kernel's launch), and `atoms`, by atom
@@ -37,7 +37,7 @@ namespace warpsim::mech::xmem {
 
 struct AtomPlacementOptions {
   double isolateShare = 0.5;
-  uint32_t isolateMinIntensity = 1;
+  uint32_t isolateMinIntensity = 128;
   uint64_t chunkBytes = 512;
 
   // From [page_placement] of `tree`.

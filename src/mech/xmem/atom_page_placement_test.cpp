@@ -65,7 +65,7 @@ TEST(AtomPagePlacement, ColoursAreTheBanksOfTheAddressMapping) {
 TEST(AtomPagePlacement, IsolatesIntenseRegularAtomsAndSpreadsTheRestOverTheOtherBanks) {
   Fixture f(16);
   const uint32_t hot = f.atom(hints::AtomPattern::Regular, 200);
-  const uint32_t warm = f.atom(hints::AtomPattern::Regular, 100);
+  const uint32_t warm = f.atom(hints::AtomPattern::Regular, 150);
   const uint32_t graph = f.atom(hints::AtomPattern::Irregular, 250);
   f.map(hot, 0, 3);
   f.map(graph, 3, 3);
@@ -102,7 +102,7 @@ TEST(AtomPagePlacement, IsolatesIntenseRegularAtomsAndSpreadsTheRestOverTheOther
 
 TEST(AtomPagePlacement, AColourWithNoFreeFrameFallsBackToAnyFreeFrame) {
   Fixture f(16);
-  const uint32_t hot = f.atom(hints::AtomPattern::Regular, 9);
+  const uint32_t hot = f.atom(hints::AtomPattern::Regular, 128);
   f.map(hot, 0, 6);
   f.launch();
   // Bank 0 is reserved for hot (round(4 x 0.5) = 2 banks, split over one atom: banks 0 and 1).
@@ -130,10 +130,8 @@ TEST(AtomPagePlacement, WithoutAtomsEveryPageIsSpreadOverEveryBank) {
 }
 
 TEST(AtomPagePlacement, ColdOrIrregularAtomsAreNotIsolated) {
-  AtomPlacementOptions o;
-  o.isolateMinIntensity = 50;
-  Fixture f(16, o);
-  const uint32_t cold = f.atom(hints::AtomPattern::Regular, 49);
+  Fixture f(16);  // isolate_min_intensity 128
+  const uint32_t cold = f.atom(hints::AtomPattern::Regular, 127);
   const uint32_t random = f.atom(hints::AtomPattern::NonDeterministic, 255);
   f.map(cold, 0, 1);
   f.map(random, 1, 1);
