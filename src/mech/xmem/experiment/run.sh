@@ -12,7 +12,7 @@
 #
 # Usage: src/mech/xmem/experiment/run.sh [options] [-- warpsim sweep options]
 #   --warpsim PATH    simulator (default build/apps/warpsim/warpsim)
-#   --quick           two address mappings instead of ten, to try the pipeline
+#   --quick           two address mappings instead of four, to try the pipeline
 #   --jobs N          runs in parallel (default 2)
 #   --out DIR         the sweep's directory (default build/experiments/xmem)
 #   -- OPTIONS        further options of `warpsim sweep`, e.g. -- --executor slurm --partition P
