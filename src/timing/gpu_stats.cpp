@@ -35,6 +35,8 @@ nlohmann::json assembleLaunchStats(Cycle cycles, uint64_t warpInstructions,
       {"dram_row_buffer_hit_rate",
        ratio(counter(memory, {"dram", "row_hits"}),
              counter(memory, {"dram", "row_hits"}) + counter(memory, {"dram", "row_misses"}))},
+      {"dram_read_latency_l2_cycles",
+       ratio(counter(memory, {"dram", "read_latency_l2_cycles"}), counter(memory, {"dram", "reads_returned"}))},
   };
   if (occupancy.carveout.chosen()) {
     const Carveout& c = occupancy.carveout;

@@ -75,6 +75,8 @@ nlohmann::json totalLaunchStats(const std::vector<const nlohmann::json*>& launch
       ratio(counter(memory, {"dram", "busy_cycles"}), counter(memory, {"dram", "cycles"}));
   const uint64_t rowHits = counter(memory, {"dram", "row_hits"});
   sum["dram_row_buffer_hit_rate"] = ratio(rowHits, rowHits + counter(memory, {"dram", "row_misses"}));
+  sum["dram_read_latency_l2_cycles"] =
+      ratio(counter(memory, {"dram", "read_latency_l2_cycles"}), counter(memory, {"dram", "reads_returned"}));
   if (sum.contains("energy")) recomputePower(sum["energy"], number(sum, "simulated_ns") * 1e-9);
   addNumaRates(sum);
   return sum;

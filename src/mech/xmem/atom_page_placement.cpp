@@ -83,10 +83,8 @@ void AtomPagePlacement::partition() {
     for (uint32_t b = i * reserved / k; b < (i + 1) * reserved / k; ++b) s.banks.push_back(b);
     s.next = 0;
   }
-  isolatedAtoms_ = k;
-  reservedBanks_ = k == 0 ? 0 : reserved;
   shared_.banks.clear();
-  for (uint32_t b = reservedBanks_; b < banks; ++b) shared_.banks.push_back(b);
+  for (uint32_t b = k == 0 ? 0 : reserved; b < banks; ++b) shared_.banks.push_back(b);
   shared_.next = 0;
 }
 
@@ -141,15 +139,12 @@ void AtomPagePlacement::reportStats(nlohmann::json& out) const {
   add(out, "spread_pages", counts_.spread);
   add(out, "unannotated_pages", counts_.unannotated);
   add(out, "fallback_pages", counts_.fallback);
-  add(out, "isolated_atoms", isolatedAtoms_);
-  add(out, "reserved_banks", reservedBanks_);
   nlohmann::json& atoms = out["atoms"];  // by atom id, the program's atoms
   if (!atoms.is_array()) atoms = nlohmann::json::array();
   for (uint32_t id = 0; id < attributes_.size(); ++id) {
-    if (atoms.size() <= id) atoms.push_back({{"pages", 0}, {"banks", 0}});
+    if (atoms.size() <= id) atoms.push_back({{"pages", 0}});
     nlohmann::json& a = atoms[id];
     a["pages"] = a["pages"].get<uint64_t>() + atomPages_[id];
-    a["banks"] = isolated_[id].banks.empty() ? shared_.banks.size() : isolated_[id].banks.size();
   }
 }
 

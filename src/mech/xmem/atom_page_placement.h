@@ -22,8 +22,8 @@
 // Keys in [page_placement]: isolate_share (0.5), isolate_min_intensity (128), chunk_bytes (512,
 // the atom address map's granularity). Statistics (memory.pages, per kernel, counts only):
 // isolated_pages, spread_pages, unannotated_pages (no atom owns them; spread), fallback_pages,
-// isolated_atoms and reserved_banks (the partition of the kernel's launch), and `atoms`, by atom
-// id (one entry per atom of the program): pages, banks (its own, or the shared ones).
+// and `atoms`, by atom id (one entry per atom of the program): pages. The partition itself
+// (which banks each atom has) is not a count and is not reported; isolatedBanks() has it.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -79,7 +79,6 @@ class AtomPagePlacement final : public timing::mem::IPagePlacement {
   std::vector<uint64_t> cursor_;  // per bank: the first frame not yet looked at for it
   std::vector<BankSet> isolated_;  // per atom id
   BankSet shared_;
-  uint32_t isolatedAtoms_ = 0, reservedBanks_ = 0;
   Counts counts_;
   std::vector<uint64_t> atomPages_;  // per atom id, this launch
 };

@@ -88,7 +88,7 @@ void DramChannel::issueColumn(size_t index, Cycle now) {
     const Cycle visible = receiverClock_ == nullptr
                               ? back
                               : receiverClock_->firstCycleAtOrAfter(ownClock_->timeOf(back));
-    done_[r.slice].push(DramCompletion{back, visible, r.line, r.sectors, r.tag, r.delay});
+    done_[r.slice].push(DramCompletion{back, visible, r.line, r.sectors, r.tag, r.delay, r.sent});
   }
 }
 

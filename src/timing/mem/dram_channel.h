@@ -47,6 +47,7 @@ struct DramRequest {
   uint32_t bursts = 1;
   uint32_t bank = 0, row = 0;
   uint32_t tag = 0;    // the L2's name for a read (returned with its completion)
+  Cycle sent = 0;      // the L2 cycle the read was sent (returned with its completion)
   uint32_t delay = 0;  // L2 cycles the slice adds when the data is back (decompression)
   uint16_t slice = 0;  // slice of this channel that waits for the read
   bool write = false;
@@ -61,6 +62,7 @@ struct DramCompletion {
   uint32_t sectors = 0;
   uint32_t tag = 0;
   uint32_t delay = 0;
+  Cycle sent = 0;  // DramRequest::sent
 };
 
 class DramChannel {
@@ -88,6 +90,11 @@ class DramChannel {
   bool completionsEmpty() const;
 
   const DramStats& stats() const { return stats_; }
+  // A read's data reached the L2 `l2Cycles` after it was sent (counted by the slice that waited).
+  void countReadLatency(uint64_t l2Cycles) {
+    ++stats_.readsReturned;
+    stats_.readLatencyL2Cycles += l2Cycles;
+  }
   void resetStats() { stats_ = DramStats{}; }
 
  private:

@@ -52,6 +52,7 @@ CacheAccessInfo L2Slice::infoOf(const Packet& p, uint64_t line, uint32_t sectors
 }
 
 void L2Slice::cycle(Cycle now) {
+  now_ = now;
   takeFills(now);
   if (!pipeline_.empty() && pipeline_.front().ready <= now) {
     if (process(pipeline_.front().packet, now)) {
@@ -82,6 +83,7 @@ void L2Slice::takeFills(Cycle now) {
     const DramCompletion c = done.front();
     done.pop();
     ++moved_;
+    w_.dram->countReadLatency(now - std::min(now, c.sent));
     if (c.tag == kSideTag) continue;  // metadata or read-modify-write read: nothing waits
     const Cycle ready = now + c.delay;
     if (c.tag & kBypassTag) {
@@ -311,6 +313,7 @@ void L2Slice::sideRequest(uint64_t addr, uint32_t bursts, bool write) {
   r.bank = a.bank;
   r.row = a.row;
   r.tag = kSideTag;
+  r.sent = now_;
   r.slice = static_cast<uint16_t>(w_.sliceInChannel);
   r.write = write;
   w_.dram->enqueue(r);
@@ -332,6 +335,7 @@ uint32_t L2Slice::readDram(uint64_t line, uint32_t sectors, uint32_t tag) {
   r.bank = a.bank;
   r.row = a.row;
   r.tag = tag;
+  r.sent = now_;
   r.delay = t.extraCycles;
   r.slice = static_cast<uint16_t>(w_.sliceInChannel);
   r.write = false;

@@ -126,6 +126,7 @@ class L2Slice {
   uint32_t granule_;
   uint64_t moved_ = 0;
   CacheStats stats_;
+  Cycle now_ = 0;  // the cycle being run (stamps the reads sent to DRAM)
 };
 
 }  // namespace warpsim::timing::mem

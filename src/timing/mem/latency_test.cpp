@@ -65,6 +65,10 @@ TEST(Latency, SectorMissFetchesOnlyMissingSectorsAndRowHitIsShorter) {
   EXPECT_EQ(s["dram"]["read_bursts"], 4);
   EXPECT_EQ(s["dram"]["row_hits"], 1);
   EXPECT_EQ(s["dram"]["row_misses"], 1);
+  // Read latencies at the L2, request to data: 31 -> 57 (ACT, RD, bursts) and 31 -> 45 (RD on
+  // the open row, bursts).
+  EXPECT_EQ(s["dram"]["reads_returned"], 2);
+  EXPECT_EQ(s["dram"]["read_latency_l2_cycles"], (57 - 31) + (45 - 31));
 }
 
 TEST(Latency, WholeLineFillsFetchEverySectorOnAMiss) {

@@ -101,13 +101,16 @@ DramStats& DramStats::operator+=(const DramStats& o) {
   rowMisses += o.rowMisses;
   busyCycles += o.busyCycles;
   cycles += o.cycles;
+  readsReturned += o.readsReturned;
+  readLatencyL2Cycles += o.readLatencyL2Cycles;
   return *this;
 }
 
 void DramStats::toJson(nlohmann::json& out) const {
   out = {{"activates", activates},      {"precharges", precharges}, {"read_bursts", readBursts},
          {"write_bursts", writeBursts}, {"row_hits", rowHits},      {"row_misses", rowMisses},
-         {"busy_cycles", busyCycles},   {"cycles", cycles}};
+         {"busy_cycles", busyCycles},   {"cycles", cycles},         {"reads_returned", readsReturned},
+         {"read_latency_l2_cycles", readLatencyL2Cycles}};
 }
 
 }  // namespace warpsim::timing::mem

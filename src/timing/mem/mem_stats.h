@@ -64,6 +64,10 @@ struct IcntStats {
 struct DramStats {
   uint64_t activates = 0, precharges = 0, readBursts = 0, writeBursts = 0, rowHits = 0,
            rowMisses = 0, busyCycles = 0, cycles = 0;
+  // Reads whose data came back to the L2, and the L2 cycles from each one's request to its data
+  // at the L2 (queueing, row commands, bursts, return path: the read latency memory placement
+  // changes), measured by the slices.
+  uint64_t readsReturned = 0, readLatencyL2Cycles = 0;
   DramStats& operator+=(const DramStats& o);
   void toJson(nlohmann::json& out) const;
 };
