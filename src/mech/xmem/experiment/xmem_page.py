@@ -20,25 +20,27 @@ class Study:
 
     def __init__(self, report):
         self.runs, self.failures = data.load(report)
-        self.tiled, self.placement = [], []
-        self.tiles, self.l2_sizes, self.mappings = set(), set(), []
-        for (w, l2, v) in self.runs:
+        tiled, placement, tiles, l2_sizes = set(), set(), set(), set()
+        self.mappings = []
+        self.placement_runs = {}  # (workload, variant): Run, on the one L2 size they ran at
+        for (w, l2, v), r in self.runs.items():
             kind = data.parse_variant(v)
             if kind is None:
                 continue
             if kind[0] == "tile":
-                self.tiled.append(w) if w not in self.tiled else None
-                self.tiles.add(kind[1])
-                self.l2_sizes.add(l2)
+                tiled.add(w)
+                tiles.add(kind[1])
+                l2_sizes.add(l2)
             else:
-                self.placement.append(w) if w not in self.placement else None
+                placement.add(w)
+                self.placement_runs[(w, v)] = r
                 if kind[2] not in self.mappings:
                     self.mappings.append(kind[2])
-        self.tiles = sorted(self.tiles)
-        self.l2_sizes = sorted(self.l2_sizes, reverse=True)  # the configured (largest) first
         order = [str(w) for w in report.axis("workload").values]
-        self.tiled.sort(key=order.index)
-        self.placement.sort(key=order.index)
+        self.tiled = [w for w in order if w in tiled]
+        self.placement = [w for w in order if w in placement]
+        self.tiles = sorted(tiles)
+        self.l2_sizes = sorted(l2_sizes, reverse=True)  # the configured (largest) first
 
     # ---- use case 1: tiling ----
     def cycles(self, w, l2, kb, xmem=False):
@@ -85,8 +87,7 @@ class Study:
 
     # ---- use case 2: placement ----
     def run(self, w, design, mapping):
-        l2 = next((l for (ww, l, v) in self.runs if ww == w and v == f"{design}-{mapping}"), None)
-        return self.runs.get((w, l2, f"{design}-{mapping}"))
+        return self.placement_runs.get((w, f"{design}-{mapping}"))
 
     def baseline_mapping(self, w):
         found = [(self.run(w, "random", m).cycles, m) for m in self.mappings
