@@ -46,6 +46,9 @@ void DramChannel::cycle(Cycle now) {
 }
 
 bool DramChannel::tryColumn(Cycle now, Cycle& earliest) {
+  if (params_.idealRowBuffer && params_.scheduler != DramScheduler::Fcfs) {
+    return tryColumnEarliestData(now, earliest);
+  }
   const size_t considered = params_.scheduler == DramScheduler::Fcfs ? 1 : queue_.size();
   for (size_t i = 0; i < considered; ++i) {
     const DramRequest& r = queue_[i];
@@ -61,6 +64,30 @@ bool DramChannel::tryColumn(Cycle now, Cycle& earliest) {
     return true;
   }
   return false;
+}
+
+bool DramChannel::tryColumnEarliestData(Cycle now, Cycle& earliest) {
+  size_t best = queue_.size();
+  Cycle bestAt = 0, bestData = kNever;
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    const DramRequest& r = queue_[i];
+    const Cycle latency = r.write ? params_.tWL : params_.tCL;
+    const Cycle at = std::max({now, banks_[r.bank].columnAllowed, busFree_ > latency ? busFree_ - latency : 0});
+    // Earliest data first; on a tie the earlier command (a read: a write after it leaves the bus
+    // no gap, a read after a write does), then the oldest.
+    if (at + latency < bestData || (at + latency == bestData && at < bestAt)) {
+      best = i;
+      bestAt = at;
+      bestData = at + latency;
+    }
+  }
+  if (best == queue_.size()) return false;
+  if (now < bestAt) {
+    earliest = std::min(earliest, bestAt);
+    return false;
+  }
+  issueColumn(best, now);
+  return true;
 }
 
 void DramChannel::issueColumn(size_t index, Cycle now) {

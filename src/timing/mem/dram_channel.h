@@ -23,11 +23,16 @@
 // dram.ideal_row_buffer (the upper bound of any row-buffer optimisation, as the XMem study's
 // "Ideal"): every request finds its row open, so no ACT or PRE is ever issued, column commands
 // wait only for their bank's previous bursts and the data bus (tCL / tWL before the data), and
-// every request counts as a row hit (so FR-FCFS serves the oldest request that can issue).
-// Off, it costs one test on the row-miss path. Note: with tWL < tCL a read issued after a write
-// leaves the bus idle up to tCL - tWL cycles; without row misses to hold reads back, reads and
-// writes interleave more, so a streaming kernel can take longer than with real rows (vecadd on
-// gtx480: README.md).
+// every request counts as a row hit. With every request a row hit, plain FR-FCFS would serve the
+// oldest request that can issue, and since tWL < tCL a read issued right after a write leaves
+// the bus idle up to tCL - tWL cycles: reads and writes would interleave (nothing holds reads back
+// as row misses do with real rows) and a write-heavy stream could take longer than with real rows.
+// So the ideal scheduler picks the request whose data could be on the bus first and waits for it;
+// on a tie the one whose command issues first (a write after a read leaves no gap), then the
+// oldest. Reads go first while they keep the bus busy, writes when it would otherwise wait, and a
+// write that has the bus is followed by the writes waiting before the next read (the write
+// batching a real controller does with its write queue). Off, this costs one test per column
+// command.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -107,6 +112,9 @@ class DramChannel {
   // could issue for some request.
   bool tryColumn(Cycle now, Cycle& earliest);
   bool tryRowCommand(Cycle now, Cycle& earliest);
+  // The ideal row buffer's scheduler: the request whose data could be on the bus first, issued
+  // when it can (ties: see the header comment).
+  bool tryColumnEarliestData(Cycle now, Cycle& earliest);
   void issueColumn(size_t index, Cycle now);
 
   const DramParams params_;

@@ -80,6 +80,46 @@ TEST(IdealRowBuffer, EveryRequestOfAMixCountsAsARowHit) {
   EXPECT_EQ(ch.stats().busyCycles, 48u);
 }
 
+TEST(IdealRowBuffer, AWriteThatHasTheBusIsFollowedByTheWritesWaiting) {
+  DramChannel ch(params(true), 1);
+  DramRequest w0 = read(0, 1, 0), w2 = read(2, 1, 2);
+  w0.write = w2.write = true;
+  ch.enqueue(w0);
+  ch.enqueue(read(1, 1, 1));
+  ch.enqueue(w2);
+  const auto done = run(ch, 200);
+  // WR(0) at 0 -> data 4..8. At 1 the read's data could start at 1 + tCL = 13, the second
+  // write's at 8 (issued at 8 - tWL = 4): it waits for the write, WR(2) at 4 -> data 8..12,
+  // then RD(1) at 5 -> data 17..21. (Oldest-first would issue the read at 1: data 13..17.)
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0], (std::pair<uint32_t, Cycle>{1, 21}));
+  EXPECT_EQ(ch.stats().writeBursts, 8u);
+  EXPECT_EQ(ch.stats().busyCycles, 12u);
+}
+
+TEST(IdealRowBuffer, AReadGoesBeforeAnOlderWriteWhenBothKeepTheBusBusy) {
+  DramChannel ch(params(true), 1);
+  for (uint32_t i = 0; i < 4; ++i) ch.enqueue(read(i, i, i));
+  DramRequest w = read(4, 1, 9);
+  w.write = true;
+  Cycle c = 0;
+  for (; c < 2; ++c) ch.cycle(c);
+  ch.enqueue(w);  // after the first read took the idle bus
+  ch.enqueue(read(5, 1, 5));
+  for (; c < 300; ++c) ch.cycle(c);
+  // Reads at 0, 4, 8, 12 -> data back-to-back from 12 to 28. From 13 the write's data and the
+  // last read's could both start at 28, the read's command first: RD(5) at 16 -> data 28..32,
+  // then WR at 28 -> data 32..36 (the write first, at 24, would leave the bus idle 32..37).
+  auto& done = ch.completions(0);
+  std::vector<std::pair<uint32_t, Cycle>> order;
+  for (; !done.empty(); done.pop()) order.push_back({done.front().tag, done.front().cycle});
+  ASSERT_EQ(order.size(), 5u);
+  EXPECT_EQ(order[3], (std::pair<uint32_t, Cycle>{3, 28}));
+  EXPECT_EQ(order[4], (std::pair<uint32_t, Cycle>{5, 32}));
+  EXPECT_TRUE(ch.empty());
+  EXPECT_EQ(ch.stats().busyCycles, 24u);
+}
+
 TEST(IdealRowBuffer, IsAConfigurationKey) {
   config::Tree off = config::Tree::fromString("");
   EXPECT_FALSE(readMemoryParams(off, 15, 1400).dram.idealRowBuffer);
