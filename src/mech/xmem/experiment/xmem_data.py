@@ -1,8 +1,9 @@
 """The XMem experiment's runs (spec.py writes the sweep, xmem_page.py reads it) and the
 definitions of the results page's metrics.
 
-A point is one workload at one L2 size in one variant: `tile<K>k` / `tile<K>k-xmem` (use case 1:
-tiles of K KB, LRU or the L2 following the atoms) or `<design>-<mapping>` (use case 2: `random`
+A point is one workload at one L2 size in one variant: `tile<K>k` / `tile<K>k-xmem` /
+`tile<K>k-pin` (use case 1: tiles of K KB, LRU, the L2 following the atoms, or the same without
+its prefetcher) or `<design>-<mapping>` (use case 2: `random`
 frames, `xmem` frames, `ideal` row buffer, under an address mapping). Its totals over every
 launch are used: every tile size of a workload does the same work, so cycles compare directly.
 
@@ -32,15 +33,16 @@ from run_stats import ratio, value_at  # noqa: F401 (scripts/report; the page us
 from summary_stats import mean  # noqa: F401 (the page uses data.mean)
 
 L2_AXIS = "set:l2.size"
-_TILE = re.compile(r"^tile(\d+)k(-xmem)?$")
+_TILE = re.compile(r"^tile(\d+)k(?:-(xmem|pin))?$")
 _PLACEMENT = re.compile(r"^(random|xmem|ideal)-(.+)$")
 
 
 def parse_variant(name):
-    """("tile", kb, xmem?) or ("placement", design, mapping), or None."""
+    """("tile", kb, mode) or ("placement", design, mapping), or None. A tile's mode is "" (LRU),
+    "xmem" (the L2 following the atoms) or "pin" (the same without the prefetcher)."""
     m = _TILE.match(name)
     if m:
-        return "tile", int(m.group(1)), m.group(2) is not None
+        return "tile", int(m.group(1)), m.group(2) or ""
     m = _PLACEMENT.match(name)
     if m:
         return "placement", m.group(1), m.group(2)
@@ -63,11 +65,32 @@ class Run:
         amu = value_at(memory, "l2_policy.amu") or {}
         self.alb_hits = amu.get("alb_hits", 0)
         self.alb_misses = amu.get("alb_misses", 0)
+        self.sms = len(timing.get("issue_per_sm") or [])
+        kernels = stats.get("kernels") or []
+        self.launches = len(kernels)
+        self.ctas = sum(_product(k.get("grid") or [1]) for k in kernels)
+        dram, l2 = memory.get("dram") or {}, memory.get("l2") or {}
+        self.dram_read_bursts = dram.get("read_bursts", 0)
+        self.l2_prefetches = l2.get("prefetches", 0)
+        self.l2_prefetch_unused = l2.get("prefetch_unused", 0)
+        atoms = value_at(memory, "l2_policy.atoms") or []
+        self.pinned_lines = sum(a.get("pinned_lines", 0) for a in atoms)
+        self.bypassed = sum(a.get("bypassed", 0) for a in atoms)
         self.atom_ops = sum((k.get("xmem") or {}).get("host_ops", 0) + (k.get("xmem") or {}).get("device_ops", 0)
                             for k in stats.get("kernels") or [])
 
+    def ctas_per_launch(self):
+        return ratio(self.ctas, self.launches)
+
     def op_overhead(self):
         return ratio(self.atom_ops, self.thread_instructions)
+
+
+def _product(values):
+    out = 1
+    for v in values:
+        out *= v
+    return out
 
 
 def load(report):

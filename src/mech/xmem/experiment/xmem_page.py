@@ -5,8 +5,15 @@ and draws its plots beside it, from the sweep spec.py writes (run.sh). Metrics: 
       --out docs/results/xmem.md
 """
 
+import os
+
+import placeholders  # scripts/report, on the path of a template
 import xmem_data as data
 from page_text import NONE, page_stem, pct, signed  # scripts/report
+from xmem_discussion import discussion_values
+
+FOLDER = "src/mech/xmem/experiment"
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The paper's numbers (digest ../shared/digests/xmem-and-locality-descriptor.md s1.10).
 PAPER = {"small_tiles": 0.287, "small_tiles_max": 1.0, "oversized": 0.648, "oversized_max": 6.6,
@@ -43,8 +50,12 @@ class Study:
         self.l2_sizes = sorted(l2_sizes, reverse=True)  # the configured (largest) first
 
     # ---- use case 1: tiling ----
-    def cycles(self, w, l2, kb, xmem=False):
-        r = self.runs.get((w, l2, f"tile{kb}k" + ("-xmem" if xmem else "")))
+    def tile_run(self, w, l2, kb, mode=""):
+        """The run of a tile in a mode: "" (LRU), "xmem" or "pin" (xmem_data.parse_variant)."""
+        return self.runs.get((w, l2, f"tile{kb}k" + (f"-{mode}" if mode else "")))
+
+    def cycles(self, w, l2, kb, mode=""):
+        r = self.tile_run(w, l2, kb, mode)
         return None if r is None else r.cycles
 
     def best_tile(self, w, l2):
@@ -63,24 +74,39 @@ class Study:
                     for kb in self.tiles if kb < best and self.cycles(w, l2, kb)]
         return out
 
-    def slowdowns_oversized(self, xmem):
+    def slowdowns_oversized(self, mode):
         out = []
         for w in self.tiled:
             for l2 in self.l2_sizes:
                 best = self.best_tile(w, l2)
                 if best is None:
                     continue
-                out += [data.ratio(self.cycles(w, l2, kb, xmem), self.cycles(w, l2, best)) - 1
-                        for kb in self.tiles if kb * 1024 > l2 and self.cycles(w, l2, kb, xmem)]
+                out += [data.ratio(self.cycles(w, l2, kb, mode), self.cycles(w, l2, best)) - 1
+                        for kb in self.tiles if kb * 1024 > l2 and self.cycles(w, l2, kb, mode)]
         return out
 
-    def portability(self, w, xmem):
+    def same_tile_slowdowns(self, mode):
+        """[(workload, l2, kb, slowdown)]: each tile that fits the configured L2 but not a smaller
+        one, run there, against the same tile on the configured L2 without XMem (on a GPU the tile
+        also sets each launch's parallelism, so this compares cache fit alone)."""
+        if not self.l2_sizes:
+            return []
+        full, out = self.l2_sizes[0], []
+        for w in self.tiled:
+            for l2 in self.l2_sizes[1:]:
+                for kb in self.tiles:
+                    base, c = self.cycles(w, full, kb), self.cycles(w, l2, kb, mode)
+                    if l2 < kb * 1024 <= full and base and c:
+                        out.append((w, l2, kb, c / base - 1))
+        return out
+
+    def portability(self, w, mode):
         """max over L2 sizes of the configured L2's best tile's cycles / its cycles there - 1."""
         if not self.l2_sizes:
             return None
         tuned = self.best_tile(w, self.l2_sizes[0])
         base = self.cycles(w, self.l2_sizes[0], tuned) if tuned else None
-        worst = [self.cycles(w, l2, tuned, xmem) for l2 in self.l2_sizes] if tuned else []
+        worst = [self.cycles(w, l2, tuned, mode) for l2 in self.l2_sizes] if tuned else []
         if base is None or any(c is None for c in worst):
             return None
         return max(worst) / base - 1
@@ -109,12 +135,17 @@ class Study:
 
     # ---- overheads ----
     def alb_coverage(self):
-        runs = [r for (w, l2, v), r in self.runs.items() if v.endswith("-xmem")]
+        runs = [r for (w, l2, v), r in self.runs.items() if v.endswith("-xmem") or v.endswith("-pin")]
         hits = sum(r.alb_hits for r in runs)
         return data.ratio(hits, hits + sum(r.alb_misses for r in runs))
 
     def op_overheads(self):
         return [r.op_overhead() for r in self.runs.values() if r.atom_ops]
+
+
+MODES_PLOTTED = (("", "-"), ("xmem", "--"), ("pin", ":"))
+MODE_LABEL = {"": "", "xmem": ", XMem", "pin": ", XMem, no prefetch"}
+MODE_NAME = {"": "LRU", "xmem": "XMem", "pin": "XMem, no prefetch"}
 
 
 def times(x):
@@ -130,10 +161,15 @@ def summary(values):
 def headline_rows(s):
     """(result, paper, ours) of X1-X10, in order."""
     small, small_max = summary(s.slowdowns_small())
-    over, over_max = summary(s.slowdowns_oversized(False))
-    over_x, over_x_max = summary(s.slowdowns_oversized(True))
-    port = data.mean([s.portability(w, False) for w in s.tiled])
-    port_x = data.mean([s.portability(w, True) for w in s.tiled])
+    over, over_max = summary(s.slowdowns_oversized(""))
+    over_x, over_x_max = summary(s.slowdowns_oversized("xmem"))
+    over_p, over_p_max = summary(s.slowdowns_oversized("pin"))
+    fit, fit_max = summary([x[3] for x in s.same_tile_slowdowns("")])
+    fit_x, fit_x_max = summary([x[3] for x in s.same_tile_slowdowns("xmem")])
+    fit_p, fit_p_max = summary([x[3] for x in s.same_tile_slowdowns("pin")])
+    port = data.mean([s.portability(w, "") for w in s.tiled])
+    port_x = data.mean([s.portability(w, "xmem") for w in s.tiled])
+    port_p = data.mean([s.portability(w, "pin") for w in s.tiled])
     sp = [v for v in s.speedups("xmem").values() if v is not None]
     ideal = data.mean(list(s.speedups("ideal").values()))
     lat = [v for v in s.latency_changes().values() if v is not None]
@@ -145,10 +181,18 @@ def headline_rows(s):
         ("X2 tiles larger than the cache, slower than the best tile (Baseline)",
          f"{signed(PAPER['oversized'])} (up to {times(PAPER['oversized_max'])})",
          f"{signed(over)} (up to {times(over_max)})"),
-        ("X3 the same with XMem", f"{signed(PAPER['oversized_xmem'])} (up to {times(PAPER['oversized_xmem_max'])})",
-         f"{signed(over_x)} (up to {times(over_x_max)})"),
-        ("X4 portability: the tuned tile on a half and a quarter of the cache, largest slowdown (Baseline, XMem)",
-         f"{signed(PAPER['portability'])}, {signed(PAPER['portability_xmem'])}", f"{signed(port)}, {signed(port_x)}"),
+        ("X3 the same with XMem (with its prefetcher; without it)",
+         f"{signed(PAPER['oversized_xmem'])} (up to {times(PAPER['oversized_xmem_max'])})",
+         f"{signed(over_x)} (up to {times(over_x_max)}); {signed(over_p)} (up to {times(over_p_max)})"),
+        ("X2, X3 by cache fit alone: a tile that fits the configured L2, on a smaller L2 it exceeds, against "
+         "the same tile on the configured L2 (Baseline; XMem; XMem without its prefetcher)",
+         f"{signed(PAPER['oversized'])}; {signed(PAPER['oversized_xmem'])}",
+         f"{signed(fit)} (up to {times(fit_max)}); {signed(fit_x)} (up to {times(fit_x_max)}); "
+         f"{signed(fit_p)} (up to {times(fit_p_max)})"),
+        ("X4 portability: the tuned tile on a half and a quarter of the cache, largest slowdown (Baseline; XMem; "
+         "XMem without its prefetcher)",
+         f"{signed(PAPER['portability'])}; {signed(PAPER['portability_xmem'])}",
+         f"{signed(port)}; {signed(port_x)}; {signed(port_p)}"),
         ("X5 DRAM placement over the strengthened baseline (mean, largest)",
          f"{signed(PAPER['placement'])} (up to {signed(PAPER['placement_max'])})",
          f"{signed(data.mean(sp))} (up to {signed(max(sp) if sp else None)})"),
@@ -173,10 +217,10 @@ def write_plots(s, report, stem):
     for ax, w in zip(axes[0], s.tiled):
         best = s.cycles(w, s.l2_sizes[0], s.best_tile(w, s.l2_sizes[0]) or 0) or 1
         for colour, l2 in zip(colours, s.l2_sizes):
-            for xmem, style in ((False, "-"), (True, "--")):
-                ys = [(s.cycles(w, l2, kb, xmem) or float("nan")) / best for kb in s.tiles]
+            for mode, style in MODES_PLOTTED:
+                ys = [(s.cycles(w, l2, kb, mode) or float("nan")) / best for kb in s.tiles]
                 ax.plot(s.tiles, ys, color=colour, linestyle=style, marker=".",
-                        label=f"{l2 // 1024} KB L2{', XMem' if xmem else ''}")
+                        label=f"{l2 // 1024} KB L2{MODE_LABEL[mode]}")
         ax.set_xscale("log", base=2)
         ax.set_xticks(s.tiles)
         ax.set_xticklabels([str(kb) for kb in s.tiles], fontsize=7)
@@ -219,18 +263,19 @@ def render(report):
     if plots.get("tiles"):
         out += [f"![cycles versus tile size]({plots['tiles']})", ""]
     for w in s.tiled:
-        out += [f"**{w}** (cycles; best tile on each L2 size in bold):", "",
-                "| L2 | XMem | " + " | ".join(f"{kb} KB" for kb in s.tiles) + " |",
+        out += [f"**{w}** (cycles; best tile on each L2 size in bold; L2: LRU, XMem, or XMem without its "
+                "prefetcher):", "",
+                "| L2 | policy | " + " | ".join(f"{kb} KB" for kb in s.tiles) + " |",
                 "|---|---|" + "---|" * len(s.tiles)]
         for l2 in s.l2_sizes:
             best = s.best_tile(w, l2)
-            for xmem in (False, True):
+            for mode in ("", "xmem", "pin"):
                 cells = []
                 for kb in s.tiles:
-                    c = s.cycles(w, l2, kb, xmem)
+                    c = s.cycles(w, l2, kb, mode)
                     text = NONE if c is None else f"{c:,}"
-                    cells.append(f"**{text}**" if kb == best and not xmem else text)
-                out.append(f"| {l2 // 1024} KB | {'yes' if xmem else 'no'} | " + " | ".join(cells) + " |")
+                    cells.append(f"**{text}**" if kb == best and not mode else text)
+                out.append(f"| {l2 // 1024} KB | {MODE_NAME[mode]} | " + " | ".join(cells) + " |")
         out.append("")
     out += ["## Use case 2: DRAM placement", "",
             "Per workload: the strengthened baseline's mapping (random frames, the mapping of the fewest cycles), "
@@ -246,6 +291,9 @@ def render(report):
         out.append(f"| {w} | {m or NONE} | {signed(s.over_baseline(w, 'xmem'))} | {signed(s.over_baseline(w, 'ideal'))} | "
                    f"{pct(b.row_hit_rate if b else None)} | {pct(x.row_hit_rate if x else None)} | {lat(b)} | {lat(x)} |")
     out.append("")
+    out += ["## Discussion", "",
+            placeholders.fill_file(os.path.join(HERE, "discussion.md"), discussion_values(s),
+                                   f"{FOLDER}/discussion.md"), ""]
     if s.failures:
         out += ["## Points that did not verify", ""] + [f"- {f}" for f in s.failures] + [""]
     return "\n".join(out)

@@ -16,16 +16,18 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "scripts", "report
 import spec  # noqa: E402
 import sweep_report  # noqa: E402
 import xmem_data as data  # noqa: E402
+import xmem_discussion  # noqa: E402
 import xmem_page  # noqa: E402
 from sweep_fixture import write_tables  # noqa: E402
 
 FULL, QUARTER = 786432, 196608
 # Tiled workload "t": cycles by (L2, tile KB, XMem). Best tile: 64 KB on both L2 sizes.
 TILE_CYCLES = {
-    (FULL, 16, False): 300, (FULL, 64, False): 100, (FULL, 256, False): 120,
-    (FULL, 16, True): 300, (FULL, 64, True): 100, (FULL, 256, True): 110,
-    (QUARTER, 16, False): 300, (QUARTER, 64, False): 150, (QUARTER, 256, False): 240,
-    (QUARTER, 16, True): 300, (QUARTER, 64, True): 120, (QUARTER, 256, True): 180,
+    (FULL, 16, ""): 300, (FULL, 64, ""): 100, (FULL, 256, ""): 120,
+    (FULL, 16, "xmem"): 300, (FULL, 64, "xmem"): 100, (FULL, 256, "xmem"): 110,
+    (QUARTER, 16, ""): 300, (QUARTER, 64, ""): 150, (QUARTER, 256, ""): 240,
+    (QUARTER, 16, "xmem"): 300, (QUARTER, 64, "xmem"): 120, (QUARTER, 256, "xmem"): 180,
+    (QUARTER, 256, "pin"): 168,
 }
 # Placement workload "p": (design, mapping) -> (cycles, row-hit rate, read latency).
 PLACEMENT = {("random", "hash"): (1000, 0.4, 250), ("random", "scheme7"): (900, 0.5, 200),
@@ -57,8 +59,8 @@ def write_sweep(folder):
         with open(os.path.join(folder, "points", pid, "stats.json"), "w") as f:
             json.dump(doc, f)
 
-    for (l2, kb, xmem), cycles in TILE_CYCLES.items():
-        add("t", l2, f"tile{kb}k" + ("-xmem" if xmem else ""), document(cycles, xmem))
+    for (l2, kb, mode), cycles in TILE_CYCLES.items():
+        add("t", l2, f"tile{kb}k" + (f"-{mode}" if mode else ""), document(cycles, bool(mode)))
     for (design, mapping), (cycles, hits, latency) in PLACEMENT.items():
         add("p", FULL, f"{design}-{mapping}", document(cycles, row_hits=hits, latency=latency))
     write_tables(folder, points, table)
@@ -75,7 +77,11 @@ class SpecTest(unittest.TestCase):
         self.assertEqual(variants["ideal-scheme7"]["sets"], ['dram.mapping="scheme7"', "dram.ideal_row_buffer=true"])
         self.assertEqual(variants["xmem-hash"]["overlays"], ["xmem-placement"])
         # Every variant name parses back to what it runs.
-        self.assertEqual(data.parse_variant("tile512k-xmem"), ("tile", 512, True))
+        self.assertEqual(data.parse_variant("tile512k-xmem"), ("tile", 512, "xmem"))
+        self.assertEqual(data.parse_variant("tile32k-pin"), ("tile", 32, "pin"))
+        self.assertEqual(data.parse_variant("tile32k"), ("tile", 32, ""))
+        self.assertEqual(variants["tile32k-pin"]["sets"], ["l2.atoms.prefetch=false"])
+        self.assertEqual(variants["tile32k-pin"]["overlays"], ["xmem-cache"])
         self.assertEqual(data.parse_variant("random-minimalist"), ("placement", "random", "minimalist"))
         self.assertIsNone(data.parse_variant("other"))
         for name in variants:
@@ -101,11 +107,35 @@ class MetricsTest(unittest.TestCase):
         self.assertEqual(s.best_tile("t", FULL), 64)
         self.assertEqual(s.best_tile("t", QUARTER), 64)
         self.assertEqual(s.slowdowns_small(), [2.0])  # 300 / 100 - 1
-        self.assertEqual(len(s.slowdowns_oversized(False)), 1)
-        self.assertAlmostEqual(s.slowdowns_oversized(False)[0], 0.6)  # 256 KB > 192 KB: 240 / 150 - 1
-        self.assertAlmostEqual(s.slowdowns_oversized(True)[0], 0.2)  # 180 / 150 - 1
-        self.assertAlmostEqual(s.portability("t", False), 0.5)  # 64 KB: 150 / 100 - 1
-        self.assertAlmostEqual(s.portability("t", True), 0.2)  # 120 / 100 - 1
+        self.assertEqual(len(s.slowdowns_oversized("")), 1)
+        self.assertAlmostEqual(s.slowdowns_oversized("")[0], 0.6)  # 256 KB > 192 KB: 240 / 150 - 1
+        self.assertAlmostEqual(s.slowdowns_oversized("xmem")[0], 0.2)  # 180 / 150 - 1
+        self.assertAlmostEqual(s.slowdowns_oversized("pin")[0], 0.12)  # 168 / 150 - 1
+        self.assertAlmostEqual(s.portability("t", ""), 0.5)  # 64 KB: 150 / 100 - 1
+        self.assertAlmostEqual(s.portability("t", "xmem"), 0.2)  # 120 / 100 - 1
+        self.assertIsNone(s.portability("t", "pin"))  # no 64 KB run without the prefetcher
+
+    def test_same_tile_compares_cache_fit_alone(self):
+        # Only 256 KB fits 768 KB and exceeds 192 KB: 240 / 120 - 1 and, with XMem, 180 / 120 - 1.
+        self.assertEqual(self.study.same_tile_slowdowns(""), [("t", QUARTER, 256, 1.0)])
+        self.assertEqual(self.study.same_tile_slowdowns("xmem"), [("t", QUARTER, 256, 0.5)])
+        (pin,) = self.study.same_tile_slowdowns("pin")
+        self.assertEqual(pin[:3], ("t", QUARTER, 256))
+        self.assertAlmostEqual(pin[3], 0.4)
+
+    def test_discussion_values(self):
+        v = xmem_discussion.discussion_values(self.study)
+        self.assertEqual(v["best_oversized"], "0 of the 1")  # 64 KB is best on 192 KB
+        self.assertEqual(v["fit_by_workload"], "t +100.0%")
+        self.assertEqual(v["xmem_by_workload"], "t -25.0%")  # 180 / 240 - 1
+        self.assertEqual(v["pin_by_workload"], "t -30.0%")  # 168 / 240 - 1
+        self.assertEqual(v["small_worst"], "t at 16 KB")
+        self.assertEqual(v["best_tiles"], "on 768 KB, t 64 KB; on 192 KB, t 64 KB")
+        self.assertEqual(v["mapping_counts"], "scheme7 on 1")
+        self.assertEqual(v["x5_range"], "+20.0% (p)")
+        self.assertEqual(v["captured"], "40.0%")  # 0.2 / 0.5
+        self.assertEqual(v["rbh_base"], "50.0%")
+        self.assertEqual(v["study_headroom"], "3%")
 
     def test_placement_metrics(self):
         s = self.study
@@ -117,7 +147,7 @@ class MetricsTest(unittest.TestCase):
     def test_overheads(self):
         s = self.study
         self.assertAlmostEqual(s.alb_coverage(), 0.99)
-        self.assertEqual(len(s.op_overheads()), 6)  # the XMem tiling runs
+        self.assertEqual(len(s.op_overheads()), 7)  # the XMem tiling runs
         self.assertAlmostEqual(s.op_overheads()[0], 1e-4)
 
     def test_page_puts_each_headline_beside_the_paper(self):
@@ -128,7 +158,13 @@ class MetricsTest(unittest.TestCase):
                       "+20.0% (up to +20.0%) |", page)
         self.assertIn("| X9 ALB coverage of atom lookups | 98.9% | 99.0% |", page)
         self.assertIn("| p | scheme7 | +20.0% | +50.0% | 50.0% | 75.0% | 200 | 150 |", page)
-        self.assertIn("| 768 KB | no | 300 | **100** | 120 |", page)
+        self.assertIn("| 768 KB | LRU | 300 | **100** | 120 |", page)
+        self.assertIn("| 192 KB | XMem, no prefetch | – | – | 168 |", page)
+        self.assertIn("| X2, X3 by cache fit alone: a tile that fits the configured L2, on a smaller L2 it exceeds, "
+                      "against the same tile on the configured L2 (Baseline; XMem; XMem without its prefetcher) | "
+                      "+64.8%; +26.9% | +100.0% (up to 2.0x); +50.0% (up to 1.5x); +40.0% (up to 1.4x) |", page)
+        self.assertIn("## Discussion", page)
+        self.assertNotIn("{", page.split("## Discussion")[1])
 
 
 if __name__ == "__main__":
