@@ -66,6 +66,7 @@ class Run:
         self.alb_hits = amu.get("alb_hits", 0)
         self.alb_misses = amu.get("alb_misses", 0)
         self.sms = len(timing.get("issue_per_sm") or [])
+        self.issue_empty = (timing.get("issue") or {}).get("empty", 0)  # scheduler slots without a warp
         kernels = stats.get("kernels") or []
         self.launches = len(kernels)
         self.ctas = sum(_product(k.get("grid") or [1]) for k in kernels)

@@ -7,6 +7,8 @@ from page_text import NONE, pct, signed
 from report_markdown import words
 
 # The study's setup and observations, as its text gives them (digest s1.9, s1.10 X7).
+# Our names of the study's low-headroom workloads.
+STUDY_NAMES = {"streamcluster": "sc", "histogram": "histo"}
 STUDY = {"kernels": 12, "tiles": "64 B to 8 MB", "caches": "2 MB, 1 MB and 512 KB", "placement_apps": 27,
          "headroom": 0.03, "low_headroom": "sc and histo", "random_access": "mcf, xalancbmk and bfsRod"}
 
@@ -84,7 +86,7 @@ def tiling_values(s):
         "smallest_tile": f"{smallest} KB", "largest_tile": f"{largest} KB",
         "ctas_small": number_range(ctas(smallest), lambda x: f"{x:.0f}"),
         "ctas_large": number_range(ctas(largest), lambda x: f"{x:.0f}"), "sms": sms,
-        "small_worst": f"{worst_small[0]} at {worst_small[1]} KB" if worst_small else NONE,
+        "small_worst": f"{worst_small[0]}'s {worst_small[1]} KB tile" if worst_small else NONE,
         "best_tiles": best_text or NONE,
         "best_oversized": f"{len(best_over)} of the {len(pairs)}",
         "fit_worst": f"{worst_fit[0]}'s {worst_fit[2]} KB tile on {kib(worst_fit[1])}" if worst_fit else NONE,
@@ -102,9 +104,30 @@ def tiling_values(s):
         "prefetches": f"{prefetches:,}",
         "prefetch_unused": pct(data.ratio(sum(r.l2_prefetch_unused for r in xruns), prefetches)),
         "pinned_runs": f"{sum(1 for r in xruns if r.pinned_lines)} of {len(xruns)}",
+        "tuned_tiles": words(f"{w} {s.best_tile(w, full)} KB" for w in s.tiled if s.best_tile(w, full)),
         "port_by_workload": words(f"{w} {signed(s.portability(w, ''))} / {signed(s.portability(w, 'xmem'))} / "
                                   f"{signed(s.portability(w, 'pin'))}" for w in s.tiled),
     }
+
+
+def slower_text(names):
+    if not names:
+        return "XMem's frames are slower than the baseline on no workload."
+    return (f"XMem's frames are slower than the baseline on {words(names)}: the banks reserved for the "
+            "isolated atoms leave the other structures fewer banks to spread over.")
+
+
+def ideal_slower_text(s, ideal):
+    slower = [w for w in s.placement if ideal.get(w) is not None and ideal[w] < 0]
+    if not slower:
+        return "The ideal row buffer is faster than the baseline on every workload."
+    empty = []
+    for w in slower:
+        m = s.baseline_mapping(w)
+        empty.append(f"{w} {signed(change(s.run(w, 'ideal', m).issue_empty, s.run(w, 'random', m).issue_empty))}")
+    return (f"It is slower than the baseline on {words(slower)}: a short kernel's end is a tail of the last CTAs, "
+            "and faster memory changes which SMs hold them, so some SMs stand idle longer (scheduler slots "
+            f"without a warp: {words(empty)}).")
 
 
 def placement_values(s):
@@ -125,9 +148,13 @@ def placement_values(s):
         "mappings": words(s.mappings), "mapping_counts": counts or NONE,
         "x5_range": value_range(xmem.items()), "ideal_range": value_range(ideal.items()),
         "rbh_base": pct(rates("random")), "rbh_xmem": pct(rates("xmem")), "rbh_ideal": pct(rates("ideal")),
-        "low_headroom": words(low), "captured": pct(captured),
-        "xmem_slower": words(w for w in s.placement if xmem.get(w) is not None and xmem[w] < 0),
+        "low_headroom": words(low),
+        "low_match": words([w for w in low if w in STUDY_NAMES], empty="neither"),
+        "bfs_ideal": signed(ideal.get("bfs")), "bfs_xmem": signed(xmem.get("bfs")), "captured": pct(captured), "ideal_slower": ideal_slower_text(s, ideal),
+        "xmem_slower": slower_text([w for w in s.placement if xmem.get(w) is not None and xmem[w] < 0]),
         "latency_range": value_range(s.latency_changes().items()),
+        "latency_ideal": signed(data.mean([s.over_baseline(w, "ideal", lambda r: r.read_latency, invert=False)
+                                           for w in s.placement])),
     }
 
 
@@ -135,8 +162,10 @@ def overhead_values(s):
     runs = [r for (w, l2, v), r in s.runs.items() if v.endswith("-xmem")]
     lookups = sum(r.alb_hits + r.alb_misses for r in runs)
     ops = [(r.atom_ops, r.thread_instructions) for r in s.runs.values() if r.atom_ops]
+    misses = sum(r.alb_misses for r in runs)
     return {
         "alb_lookups": f"{lookups:,}",
+        "lookups_per_miss": f"{lookups / misses:,.0f}" if misses else NONE,
         "ops_range": number_range([o for o, _ in ops], lambda x: f"{x:,}"),
         "instructions_range": number_range([t for _, t in ops], lambda x: f"{x:,}"),
     }

@@ -148,6 +148,11 @@ MODE_LABEL = {"": "", "xmem": ", XMem", "pin": ", XMem, no prefetch"}
 MODE_NAME = {"": "LRU", "xmem": "XMem", "pin": "XMem, no prefetch"}
 
 
+def per_instructions(x):
+    """A small share as '0.00012%, one per 830,000'."""
+    return NONE if not x else f"{100 * x:.2g}%, one per {round(1 / x):,}"
+
+
 def times(x):
     """A slowdown as a factor: 6.6 -> 7.6x."""
     return NONE if x is None else f"{1 + x:.1f}x"
@@ -203,7 +208,7 @@ def headline_rows(s):
         ("X9 ALB coverage of atom lookups", pct(PAPER["alb"]), pct(s.alb_coverage())),
         ("X10 atom operations per instruction (mean, largest)",
          f"{pct(PAPER['ops'], 3)} (up to {pct(PAPER['ops_max'], 1)})",
-         f"{pct(data.mean(ops), 4)} (up to {pct(max(ops) if ops else None, 4)})"),
+         f"{per_instructions(data.mean(ops))} (up to {per_instructions(max(ops) if ops else None)})"),
     ]
 
 

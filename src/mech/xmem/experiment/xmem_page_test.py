@@ -129,7 +129,7 @@ class MetricsTest(unittest.TestCase):
         self.assertEqual(v["fit_by_workload"], "t +100.0%")
         self.assertEqual(v["xmem_by_workload"], "t -25.0%")  # 180 / 240 - 1
         self.assertEqual(v["pin_by_workload"], "t -30.0%")  # 168 / 240 - 1
-        self.assertEqual(v["small_worst"], "t at 16 KB")
+        self.assertEqual(v["small_worst"], "t's 16 KB tile")
         self.assertEqual(v["best_tiles"], "on 768 KB, t 64 KB; on 192 KB, t 64 KB")
         self.assertEqual(v["mapping_counts"], "scheme7 on 1")
         self.assertEqual(v["x5_range"], "+20.0% (p)")
