@@ -18,6 +18,9 @@ AtomPolicyOptions AtomPolicyOptions::read(config::Tree& tree, const char* level)
   o.pinning = s.flag("pinning", o.pinning, "the atoms of the most reuse are pinned, within pin_share");
   o.prefetch = s.flag("prefetch", o.prefetch,
                       "a miss on the unpinned part of a REGULAR atom prefetches along its stride");
+  o.releasePins = s.flag("release_pins", o.releasePins,
+                         "at the L2, pins last while the lines are read again under the current rules: a launch "
+                         "clears them and every read hit renews them");
   o.pinShare = s.f64("pin_share", o.pinShare, "share of the cache's capacity pinned atoms may take", 0.0, 1.0);
   o.prefetchDegree = s.u32("prefetch_degree", o.prefetchDegree, "lines prefetched per miss", 0, 16);
   o.amu.albEntries = s.u32("alb_entries", o.amu.albEntries, "entries of the atom lookaside buffer", 1);
@@ -79,9 +82,10 @@ void AtomCachePolicy::refreshRules() const {
     const uint64_t ws = id < attributes_.size() && amu_.ast().isActive(id) ? amu_.aam().chunksOwnedBy(id) * chunk : 0;
     workingSet_[id] = ws;
     r.bypass = r.bypass && options_.bypass;
+    // The translator marks the remainder of a partly pinned REGULAR atom; without pinning the
+    // prefetcher still follows that atom's stride.
+    r.prefetchRemainder = options_.prefetch && options_.prefetchDegree > 0 && r.prefetchRemainder && !r.bypass;
     if (!options_.pinning) r.pinThreshold = 0;
-    r.prefetchRemainder = options_.prefetch && options_.prefetchDegree > 0 && r.strideBytes != 0 && !r.pinsAll() &&
-                          !r.bypass;
     pinnedBytes_[id] = r.pinsAll() ? ws : ws * r.pinThreshold / CacheAtomRule::kHashRange;
   }
 }
@@ -111,15 +115,18 @@ bool AtomCachePolicy::bypass(const CacheAccessInfo& access) {
 
 InsertPosition AtomCachePolicy::insertion(const CacheAccessInfo& access) {
   const uint32_t atom = atomOf(access);
-  // An atom's part that is not kept passes through; a prefetched line is about to be read.
-  if (atom == kNone || access.prefetch || pinned(atom, access.line)) return InsertPosition::Mru;
+  // The part of a partly pinned atom that is not kept passes through; a prefetched line is about
+  // to be read; an atom with no pins is cached as undescribed data are.
+  if (atom == kNone || access.prefetch || !rules_[atom].partial() || pinned(atom, access.line)) {
+    return InsertPosition::Mru;
+  }
   return InsertPosition::Lru;
 }
 
 PinKind AtomCachePolicy::pin(const CacheAccessInfo& access) {
   const uint32_t atom = atomOf(access);
   if (atom == kNone || rules_[atom].pinThreshold == 0 || !pinned(atom, access.line)) return PinKind::None;
-  ++counts_[atom].pinnedLines;
+  if (!access.hit) ++counts_[atom].pinnedLines;  // a hit renews a pin (pinsFollowUse)
   return PinKind::Soft;
 }
 

@@ -19,7 +19,7 @@
 // apply the same operations in the same order, so they agree) and whose ALB is this cache's own.
 // The rules follow at once: after a kernel's operation they are recomputed before the next
 // lookup. Keys in [l1.atoms] / [l2.atoms] (the level it is used
-// at): bypass, pinning, prefetch, pin_share, prefetch_degree, alb_entries, alb_ways, chunk_bytes,
+// at): bypass, pinning, prefetch, release_pins, pin_share, prefetch_degree, alb_entries, alb_ways, chunk_bytes,
 // page_bytes.
 //
 // Statistics per kernel (memory.l1d_policy / l2_policy, summed over instances): `amu` (the
@@ -43,6 +43,7 @@ struct AtomPolicyOptions {
   bool bypass = true;
   bool pinning = true;
   bool prefetch = true;
+  bool releasePins = true;      // at the L2: pins follow use (ICachePolicy::pinsFollowUse)
   double pinShare = 0.75;       // of the cache's capacity, for pinned atoms
   uint32_t prefetchDegree = 2;  // lines per miss on a REGULAR atom's unpinned part
   AmuParams amu;
@@ -62,6 +63,8 @@ class AtomCachePolicy final : public timing::mem::ICachePolicy {
   void beginKernel() override;
   void beginLaunch(const timing::mem::CacheLaunch& launch) override;
   void hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) override;
+  // Pins of lines the rules no longer pin (a tile the program has moved on from) are released.
+  bool pinsFollowUse() const override { return options_.pinning && options_.releasePins; }
   void reportStats(nlohmann::json& out) const override;
 
   const CacheAtomTable& rules() const {

@@ -135,6 +135,49 @@ TEST(AtomCachePolicy, AnOversizedTileIsPinnedInPartAndItsRestPrefetchedAlongTheS
   EXPECT_EQ(p.prefetch(read(kTile + 16384 - 128), lines, 4), 0u);
 }
 
+TEST(AtomCachePolicy, ALowerReuseAtomThatDoesNotFitIsCachedAsUndescribedData) {
+  // The 16 KB tile (reuse 8) and a 16 KB REGULAR atom of reuse 1 in a 16 KB cache: 12 KB of the
+  // tile is pinned; the other atom gets no pins, enters at MRU and prefetches nothing.
+  hints::LaunchHints h = twoAtoms();
+  constexpr uint64_t kLow = 0x400000;
+  hints::AtomAttributes low;
+  low.reuse = 1;
+  low.pattern = hints::AtomPattern::Regular;
+  low.strideBytes = 128;
+  h.atoms.attributes.push_back(low);
+  h.atoms.history.push_back(std::make_shared<const std::vector<hints::AtomOp>>(std::vector<hints::AtomOp>{
+      op(hints::AtomOp::Kind::Map, 2, kLow, 16384), op(hints::AtomOp::Kind::Activate, 2)}));
+  h.atoms.newOps = 6;
+  AtomCachePolicy p(AtomPolicyOptions{}, 128);
+  p.beginLaunch(launchOf(h, 16 * 1024));
+  EXPECT_EQ(p.rules()[1].pinThreshold, CacheAtomRule::kHashRange * 3 / 4);
+  EXPECT_EQ(p.rules()[2].pinThreshold, 0u);
+  uint64_t lines[4];
+  for (uint64_t l = kLow; l < kLow + 16384; l += 128) {
+    EXPECT_EQ(p.pin(read(l)), PinKind::None);
+    EXPECT_EQ(p.insertion(read(l)), InsertPosition::Mru);
+    EXPECT_EQ(p.prefetch(read(l), lines, 4), 0u);
+  }
+}
+
+TEST(AtomCachePolicy, PinsFollowUseUnlessSwitchedOffAndARenewedPinIsNotCountedAgain) {
+  const hints::LaunchHints h = twoAtoms();
+  AtomCachePolicy p(AtomPolicyOptions{}, 128);
+  EXPECT_TRUE(p.pinsFollowUse());
+  p.beginLaunch(launchOf(h, 64 * 1024));  // the tile fits: pinned whole
+  EXPECT_EQ(p.pin(read(kTile)), PinKind::Soft);
+  EXPECT_EQ(p.pin(read(kTile, true)), PinKind::Soft);  // a hit renews it
+  nlohmann::json out = nlohmann::json::object();
+  p.reportStats(out);
+  EXPECT_EQ(out["atoms"][1]["pinned_lines"], 1);
+  AtomPolicyOptions keep;
+  keep.releasePins = false;
+  EXPECT_FALSE(AtomCachePolicy(keep, 128).pinsFollowUse());
+  AtomPolicyOptions noPins;
+  noPins.pinning = false;
+  EXPECT_FALSE(AtomCachePolicy(noPins, 128).pinsFollowUse());
+}
+
 TEST(AtomCachePolicy, DeactivatedAtomsAndSwitchedOffPartsAreIgnored) {
   hints::LaunchHints h = twoAtoms();
   AtomPolicyOptions off;

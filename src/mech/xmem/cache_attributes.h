@@ -9,14 +9,16 @@
 //   - pinning budget: `pinShare` of the cache's capacity (the rest stays for data no atom
 //     describes and for the streamed remainder); active atoms of reuse > 0 take it in order of
 //     reuse, then intensity (both higher first), then id: an atom whose working set fits what
-//     is left is pinned whole, the first that does not is pinned in part (the fraction of its
-//     lines that fits), the ones after it not at all;
+//     is left is pinned whole; the first that does not is pinned in part (the fraction of its
+//     lines that fits) if it is of the highest reuse among the active atoms (the high-reuse
+//     working set: a lower-reuse atom's fixed subset would hold lines the current tile does
+//     not touch), not at all otherwise; the ones after it are pinned only whole;
 //   - which lines of a partly pinned atom: those whose line address hashes below the fraction
 //     (a fixed, address-spread subset, so that the same lines stay pinned on every pass over
 //     the tile and the cache's sets share them evenly);
-//   - the remainder of a partly pinned REGULAR atom is prefetched along its stride, and its
-//     lines enter the cache at the LRU position (they pass through without pushing out data
-//     that stays).
+//   - the remainder of a partly pinned atom enters the cache at the LRU position (it passes
+//     through without pushing out data that stays) and, for a REGULAR atom, is prefetched along
+//     its stride; the lines of an atom with no pins are cached as undescribed data are.
 #pragma once
 #include <array>
 #include <cstdint>

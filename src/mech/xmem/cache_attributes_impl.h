@@ -25,12 +25,15 @@ CacheAtomTable translateForCache(std::span<const hints::AtomAttributes> atoms, A
     return atoms[x].intensity > atoms[y].intensity;
   });
   auto budget = static_cast<uint64_t>(static_cast<double>(capacityBytes) * pinShare);
+  const uint32_t highestReuse = reusable.empty() ? 0 : atoms[reusable.front()].reuse;
   for (uint32_t id : reusable) {
     const uint64_t ws = bytes(id);
     if (ws <= budget) {
       table[id].pinThreshold = CacheAtomRule::kHashRange;
       budget -= ws;
-    } else {
+    } else if (atoms[id].reuse == highestReuse) {
+      // Only the high-reuse working set is pinned in part: a lower-reuse atom's fixed subset would
+      // hold lines of it the current tile does not touch, in place of those it does.
       table[id].pinThreshold = static_cast<uint32_t>(budget * CacheAtomRule::kHashRange / ws);
       table[id].prefetchRemainder = table[id].strideBytes != 0;
       budget = 0;

@@ -1,5 +1,5 @@
-// The translator's cache rules: bypass, whole and partial pinning in reuse order within the
-// budget, and the prefetchable remainder.
+// The translator's cache rules: bypass, whole pinning in reuse order within the budget, partial
+// pinning of the highest-reuse atom only, and the prefetchable remainder.
 #include "mech/xmem/cache_attributes.h"
 
 #include <gtest/gtest.h>
@@ -27,26 +27,42 @@ CacheAtomTable translate(const std::vector<hints::AtomAttributes>& atoms, const 
       share);
 }
 
-TEST(CacheAttributes, ReuseOrderTakesTheBudgetWholeThenInPart) {
-  // Budget 0.75 x 64 KB = 48 KB: atom 2 (reuse 9) takes 16 KB whole, atom 0 (reuse 5) 32 KB
-  // whole, atom 1 (reuse 5, less intense... here equal reuse 5 and intensity 1 > 0) goes first.
+TEST(CacheAttributes, ReuseOrderTakesTheBudgetWholeAndOnlyTheHighestReuseInPart) {
+  // Budget 0.75 x 64 KB = 48 KB. Order: 2 (reuse 9, 16 KB, whole: 32 KB left), 1 (reuse 5,
+  // intensity 1, 16 KB, whole: 16 KB left), 0 (reuse 5, 32 KB: does not fit, and is not of the
+  // highest reuse, so no pins), 4 (reuse 3, 64 KB: likewise).
   const std::vector<hints::AtomAttributes> atoms{atom(5, 0), atom(5, 1, 4), atom(9), atom(0), atom(3, 0, 64)};
   const CacheAtomTable t = translate(atoms, {32768, 16384, 16384, 4096, 65536}, {true, true, true, true, true},
                                      65536, 0.75);
-  // Order: 2 (reuse 9, 16 KB, whole: 32 KB left), 1 (reuse 5, intensity 1, 16 KB, whole: 16 KB
-  // left), 0 (reuse 5, 32 KB: half), 4 (none left).
   EXPECT_TRUE(t[2].pinsAll());
   EXPECT_TRUE(t[1].pinsAll());
-  EXPECT_EQ(t[0].pinThreshold, CacheAtomRule::kHashRange / 2);
-  EXPECT_TRUE(t[0].partial());
+  EXPECT_EQ(t[0].pinThreshold, 0u);
   EXPECT_EQ(t[4].pinThreshold, 0u);
-  EXPECT_TRUE(t[4].prefetchRemainder);  // REGULAR and not wholly pinned
+  EXPECT_FALSE(t[4].prefetchRemainder);  // no pinned part, so no remainder to prefetch
   EXPECT_EQ(t[4].strideBytes, 64);
-  EXPECT_FALSE(t[0].prefetchRemainder);  // no stride to follow
   EXPECT_FALSE(t[1].prefetchRemainder);  // wholly pinned
   EXPECT_TRUE(t[3].bypass);               // reuse 0
   EXPECT_EQ(t[3].pinThreshold, 0u);
   EXPECT_FALSE(t[2].bypass);
+}
+
+TEST(CacheAttributes, TheHighestReuseAtomThatDoesNotFitIsPinnedInPartAndItsRemainderPrefetched) {
+  // 48 KB of a 128 KB tile (reuse 8): 48/128 of the hash range; the reuse-1 atom gets nothing.
+  const std::vector<hints::AtomAttributes> atoms{atom(8, 0, 4), atom(1, 0, 512)};
+  const CacheAtomTable t = translate(atoms, {131072, 32768}, {true, true}, 65536, 0.75);
+  EXPECT_EQ(t[0].pinThreshold, 49152u * CacheAtomRule::kHashRange / 131072);
+  EXPECT_TRUE(t[0].partial());
+  EXPECT_TRUE(t[0].prefetchRemainder);
+  EXPECT_EQ(t[1].pinThreshold, 0u);
+  EXPECT_FALSE(t[1].prefetchRemainder);
+}
+
+TEST(CacheAttributes, ALaterSmallerAtomIsPinnedWholeAfterALargerOneIsSkipped) {
+  const std::vector<hints::AtomAttributes> atoms{atom(9), atom(5), atom(4)};
+  const CacheAtomTable t = translate(atoms, {16384, 65536, 16384}, {true, true, true}, 65536, 0.75);
+  EXPECT_TRUE(t[0].pinsAll());
+  EXPECT_EQ(t[1].pinThreshold, 0u);
+  EXPECT_TRUE(t[2].pinsAll());
 }
 
 TEST(CacheAttributes, InactiveAtomsGetNoRule) {

@@ -54,6 +54,27 @@ class BypassPrefetchPolicy final : public ICachePolicy {
   bool bypassAll_;
 };
 
+// Soft-pins every line while `*wanted`; counts the pin() calls of hits; pins follow use when
+// `follow`.
+class FollowUsePinPolicy final : public ICachePolicy {
+ public:
+  FollowUsePinPolicy(bool follow, const bool* wanted, int* hitPins)
+      : follow_(follow), wanted_(wanted), hitPins_(hitPins) {}
+  bool bypass(const CacheAccessInfo&) override { return false; }
+  InsertPosition insertion(const CacheAccessInfo&) override { return InsertPosition::Mru; }
+  PinKind pin(const CacheAccessInfo& a) override {
+    if (a.hit) ++*hitPins_;
+    return *wanted_ ? PinKind::Soft : PinKind::None;
+  }
+  uint32_t prefetch(const CacheAccessInfo&, uint64_t*, uint32_t) override { return 0; }
+  bool pinsFollowUse() const override { return follow_; }
+
+ private:
+  bool follow_;
+  const bool* wanted_;
+  int* hitPins_;
+};
+
 // Every line compresses to one burst, with 2 cycles to decompress.
 class OneBurstCompression final : public IMemoryCompression {
  public:
@@ -157,6 +178,10 @@ class StoreFormCompression final : public IMemoryCompression {
 struct TestPlugins final : MemoryPlugins {
   std::unique_ptr<ICachePolicy> cachePolicy(const ICachePolicy::Context& c) override {
     if (std::string(c.level) == "l1" && l1Policy) return l1Policy(c);
+    if (std::string(c.level) == "l2" && l2Policy) {
+      ++l2Slices;
+      return l2Policy(c);
+    }
     return std::make_unique<LruAllocatePolicy>();
   }
   std::unique_ptr<IMemoryCompression> compression(const IMemoryCompression::Context&) override {
@@ -181,7 +206,8 @@ struct TestPlugins final : MemoryPlugins {
     return base.addressMapping(c);
   }
   BaselineMemoryPlugins base;
-  std::function<std::unique_ptr<ICachePolicy>(const ICachePolicy::Context&)> l1Policy;
+  std::function<std::unique_ptr<ICachePolicy>(const ICachePolicy::Context&)> l1Policy, l2Policy;
+  uint32_t l2Slices = 0;  // l2Policy's instances
   bool oneBurst = false, zeroPath = false, wholeLine = false, recordStores = false,
        refusePartial = false;
   std::vector<StoreForm> stores;
@@ -278,6 +304,70 @@ TEST(CachePolicy, PrefetchBringsTheNextLine) {
   d.latency(record(ir::Op::Ld, ir::Space::Global, kA, 4));
   for (int i = 0; i < 200; ++i) d.latency(record(ir::Op::Ld, ir::Space::Global, 0, 0, 4, 0));
   EXPECT_EQ(d.latency(record(ir::Op::Ld, ir::Space::Global, kA + 128, 4)), 5u);
+}
+
+uint32_t pinnedL2Lines(MemorySystemImpl& sys, uint32_t slices) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < slices; ++i) {
+    const CacheTags& t = sys.slice(i).tags();
+    for (uint32_t set = 0; set < t.sets(); ++set) {
+      for (uint32_t way = 0; way < t.ways(); ++way) n += t.line(set, way).allocated && t.line(set, way).pin != PinKind::None;
+    }
+  }
+  return n;
+}
+
+// Loads kA twice per call through an L1 that keeps nothing: a miss or hit at the L2, then a hit.
+struct PinFollowing {
+  explicit PinFollowing(bool follow) {
+    plugins.l1Policy = [](const ICachePolicy::Context&) { return std::make_unique<BypassPrefetchPolicy>(true); };
+    plugins.l2Policy = [this, follow](const ICachePolicy::Context&) {
+      return std::make_unique<FollowUsePinPolicy>(follow, &wanted, &hitPins);
+    };
+    d = std::make_unique<Driver>(tinyParams(), plugins);
+  }
+  void launch() {
+    const uint32_t grid[3] = {1, 1, 1};
+    d->sys.beginLaunch(nullptr, grid, 1);
+  }
+  void load() { d->latency(record(ir::Op::Ld, ir::Space::Global, kA, 4)); }
+  uint32_t pinned() { return pinnedL2Lines(d->sys, plugins.l2Slices); }
+  bool wanted = true;
+  int hitPins = 0;
+  TestPlugins plugins;
+  std::unique_ptr<Driver> d;
+};
+
+TEST(CachePolicy, AnL2PolicysPinsThatFollowUseAreClearedAtALaunchAndRenewedByReadHits) {
+  PinFollowing f(true);
+  f.launch();
+  f.load();  // installed, pinned
+  EXPECT_EQ(f.pinned(), 1u);
+  EXPECT_EQ(f.hitPins, 0);
+  f.load();  // an L2 hit renews the pin
+  EXPECT_EQ(f.hitPins, 1);
+  EXPECT_EQ(f.pinned(), 1u);
+  f.launch();  // the next launch clears it
+  EXPECT_EQ(f.pinned(), 0u);
+  f.load();  // a hit pins it again
+  EXPECT_EQ(f.hitPins, 2);
+  EXPECT_EQ(f.pinned(), 1u);
+  f.wanted = false;  // the program moved on: the next hit releases it
+  f.load();
+  EXPECT_EQ(f.hitPins, 3);
+  EXPECT_EQ(f.pinned(), 0u);
+}
+
+TEST(CachePolicy, AnL2PolicysPinsStayUntilEvictedOtherwise) {
+  PinFollowing f(false);
+  f.launch();
+  f.load();
+  f.load();
+  f.launch();
+  f.wanted = false;
+  f.load();
+  EXPECT_EQ(f.hitPins, 0);  // pin() is asked only at installs
+  EXPECT_EQ(f.pinned(), 1u);
 }
 
 TEST(MemoryCompression, BurstsComeFromTheCompressor) {

@@ -17,6 +17,10 @@
 //               program says of its data; nullptr: nothing) and shape.
 //   unpinPeriod()  (L1 only) read after beginLaunch: every so many core cycles the L1 clears
 //               its hard pins (a periodic reset of thrash-resistant pinning); 0: never.
+//   pinsFollowUse()  (L2 only) read after beginLaunch: true, the slice clears its soft pins at
+//               the launch's start and asks pin() again at every read hit (with `hit` set), so
+//               a line stays pinned while the policy still wants it and the lines of data the
+//               program has moved on from are released instead of holding the cache.
 //   hintOp()    when a warp issues an instruction that says something of the program's data
 //               (hints::AtomOp: XMem's ATOM_* instructions, one call per operation, each
 //               executing lane's in lane order), at every cache of the GPU (every L1 and every
@@ -49,7 +53,7 @@ struct CacheAccessInfo {
   ir::Space space = ir::Space::Global;  // global, local, const (kernel parameters: KernelParam)
   bool write = false;
   bool atomic = false;
-  bool hit = false;   // prefetch(): whether the access hit
+  bool hit = false;   // prefetch() and pin(): whether the access hit
   bool prefetch = false;  // insertion() and pin(): the line is being prefetched (lines[] of prefetch())
   uint32_t sm = 0;    // requesting SM
   uint32_t pc = 0;    // requesting instruction (index in its function)
@@ -88,6 +92,7 @@ class ICachePolicy {
   virtual void beginKernel() {}
   virtual void beginLaunch(const CacheLaunch& launch) { (void)launch; }
   virtual uint64_t unpinPeriod() const { return 0; }
+  virtual bool pinsFollowUse() const { return false; }
   virtual void hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) {
     (void)op;
     (void)launch;

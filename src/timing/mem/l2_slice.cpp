@@ -30,6 +30,11 @@ L2Slice::L2Slice(const L2Params& params, const CacheGeometry& geometry, const L2
 
 void L2Slice::beginKernel() { stats_ = CacheStats{}; }
 
+void L2Slice::setPinsFollowUse(bool follow) {
+  pinsFollowUse_ = follow;
+  if (follow) tags_.unpin(PinKind::Soft);
+}
+
 uint32_t L2Slice::setOf(uint64_t line) const {
   const uint64_t local = w_.mapping->map(line).local;
   const uint64_t granules = local / granule_ / w_.slicesPerChannel;
@@ -129,6 +134,11 @@ bool L2Slice::processRead(uint32_t packet, uint64_t lineAddr, uint32_t sectors, 
   const uint32_t way = tags_.find(set, lineAddr);
   if (way != kNoWay) {
     CacheLine& line = tags_.line(set, way);
+    if (pinsFollowUse_ && !atomic) {
+      info.hit = true;
+      line.pin = w_.policy->pin(info);
+      info.hit = false;
+    }
     const uint32_t missing = sectors & ~line.valid;
     stats_.demandUseOfPrefetch(line.prefetched, missing == 0);
     if (missing == 0) {

@@ -68,6 +68,9 @@ class L2Slice {
   bool empty() const { return pipeline_.empty() && replies_.empty() && mshrs_.used() == 0; }
 
   void beginKernel();
+  // At a launch's start (ICachePolicy::pinsFollowUse): true clears the soft pins and re-asks
+  // the policy at every read hit from then on.
+  void setPinsFollowUse(bool follow);
   const CacheStats& stats() const { return stats_; }
   uint64_t moved() const { return moved_; }
   const CacheTags& tags() const { return tags_; }
@@ -126,6 +129,7 @@ class L2Slice {
   uint32_t granule_;
   uint64_t moved_ = 0;
   CacheStats stats_;
+  bool pinsFollowUse_ = false;  // setPinsFollowUse
   Cycle now_ = 0;  // the cycle being run (stamps the reads sent to DRAM)
 };
 

@@ -368,7 +368,10 @@ void MemorySystemImpl::beginLaunch(const hints::LaunchHints* hints, const uint32
   launch.numSms = params_.numSms;
   launch.levelCapacityBytes = params_.l2.cache.sizeBytes;
   launch.capacityBytes = launch.levelCapacityBytes / l2Policies_.size();
-  for (auto& p : l2Policies_) p->beginLaunch(launch);
+  for (size_t s = 0; s < l2Policies_.size(); ++s) {
+    l2Policies_[s]->beginLaunch(launch);
+    slices_[s]->setPinsFollowUse(l2Policies_[s]->pinsFollowUse());
+  }
 }
 
 void MemorySystemImpl::hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) {
