@@ -27,6 +27,7 @@ Definitions (the paper's where it gives one; README.md "Decisions" has the rest)
 Means over workloads weight every workload equally.
 """
 
+import math
 import re
 
 from run_stats import ratio, value_at  # noqa: F401 (scripts/report; the page uses data.ratio)
@@ -69,7 +70,7 @@ class Run:
         self.issue_empty = (timing.get("issue") or {}).get("empty", 0)  # scheduler slots without a warp
         kernels = stats.get("kernels") or []
         self.launches = len(kernels)
-        self.ctas = sum(_product(k.get("grid") or [1]) for k in kernels)
+        self.ctas = sum(math.prod(k.get("grid") or [1]) for k in kernels)
         dram, l2 = memory.get("dram") or {}, memory.get("l2") or {}
         self.dram_read_bursts = dram.get("read_bursts", 0)
         self.l2_prefetches = l2.get("prefetches", 0)
@@ -85,13 +86,6 @@ class Run:
 
     def op_overhead(self):
         return ratio(self.atom_ops, self.thread_instructions)
-
-
-def _product(values):
-    out = 1
-    for v in values:
-        out *= v
-    return out
 
 
 def load(report):
