@@ -1,7 +1,10 @@
 // Per-kernel queries and settings: attributes (resources of the kernel, limits of the simulated
-// GPU), the cache and shared-memory preferences (accepted, no effect), occupancy.
+// GPU), the shared-memory carve-out preference (the timing model's carve-out on GPUs whose L1
+// and shared memory share one array, timing/shared_carveout.h), occupancy.
 #include <algorithm>
 #include <cstring>
+
+#include <fmt/format.h>
 
 #include "cudart/api_util.h"
 #include "cudart/occupancy.h"
@@ -53,7 +56,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
     attr->binaryVersion = static_cast<int>(g.computeMajor * 10 + g.computeMinor);
     attr->maxDynamicSharedSizeBytes =
         static_cast<int>(g.sharedBytesPerBlock - std::min(g.sharedBytesPerBlock, r.sharedBytes));
-    attr->preferredShmemCarveout = -1;
+    attr->preferredShmemCarveout = k->preferredCarveout;
     return cudaSuccess;
   });
 }
@@ -69,24 +72,51 @@ cudaError_t cudaFuncGetName(const char** name, const void* func) {
   });
 }
 
-// Preferences and opt-ins are accepted for registered kernels and change nothing: the engine's
-// shared-memory limit per CTA is the configuration's sharedBytesPerBlock.
+// The carve-out preference is kept for the kernel's launches (a percentage, or -1 for none,
+// as cudaSharedmemCarveoutDefault); the other attributes are accepted and change nothing: the
+// engine's shared-memory limit per CTA is the configuration's sharedBytesPerBlock.
 cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
   return apiCallKeepingBatch("cudaFuncSetAttribute", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
     KernelRecord* k = nullptr;
-    return cx.kernelFor("cudaFuncSetAttribute", func, k);
+    cudaError_t e = cx.kernelFor("cudaFuncSetAttribute", func, k);
+    if (e != cudaSuccess) return e;
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+      if (value < -1 || value > 100) {
+        return cx.fail("cudaFuncSetAttribute", cudaErrorInvalidValue,
+                       fmt::format("kernel '{}': shared-memory carveout {} is not a percentage "
+                                   "(0 to 100, or -1 for the default)",
+                                   k->name, value));
+      }
+      k->preferredCarveout = value;
+    }
+    return cudaSuccess;
   });
 }
 
+// The cache preference becomes a carve-out preference, as on GPUs whose L1 and shared memory
+// share one array: prefer L1 -> the least shared memory, prefer shared -> the most, equal ->
+// half, none -> the driver's choice.
 cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig) {
   return apiCallKeepingBatch("cudaFuncSetCacheConfig", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
     KernelRecord* k = nullptr;
-    return cx.kernelFor("cudaFuncSetCacheConfig", func, k);
+    cudaError_t e = cx.kernelFor("cudaFuncSetCacheConfig", func, k);
+    if (e != cudaSuccess) return e;
+    switch (cacheConfig) {
+      case cudaFuncCachePreferShared: k->preferredCarveout = 100; break;
+      case cudaFuncCachePreferL1: k->preferredCarveout = 0; break;
+      case cudaFuncCachePreferEqual: k->preferredCarveout = 50; break;
+      default: k->preferredCarveout = -1; break;
+    }
+    return cudaSuccess;
   });
 }
 
+// Bank width (4 or 8 bytes, Kepler): accepted, no effect.
 cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaSharedMemConfig config) {
-  return cudaFuncSetCacheConfig(func, cudaFuncCachePreferNone);
+  return apiCallKeepingBatch("cudaFuncSetSharedMemConfig", cudaErrorInvalidDeviceFunction, [&](Context& cx) {
+    KernelRecord* k = nullptr;
+    return cx.kernelFor("cudaFuncSetSharedMemConfig", func, k);
+  });
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,

@@ -59,6 +59,8 @@ struct KernelRecord {
   FatbinRecord* fatbin = nullptr;
   std::string name;                    // mangled .entry name
   std::optional<runtime::Kernel> kernel;  // resolved on first use
+  // cudaFuncAttributePreferredSharedMemoryCarveout (percent; -1: none), given to its launches.
+  int preferredCarveout = -1;
 };
 
 struct VarRecord {

@@ -20,6 +20,7 @@ cudaError_t Context::launch(KernelRecord& k, dim3 grid, dim3 block, void** args,
   config.grid = {grid.x, grid.y, grid.z};
   config.block = {block.x, block.y, block.z};
   config.dynamicSharedBytes = static_cast<uint32_t>(shared);
+  config.preferredCarveoutPercent = k.preferredCarveout;
   config.params.assign(fn.kernelParamBytes, 0);
   for (size_t i = 0; i < fn.params.size(); ++i) {
     const ir::Param& p = fn.params[i];

@@ -27,6 +27,10 @@ struct LaunchConfig {
   // may wait for each other (cooperative_groups grid.sync(), RunOptions::gridSyncWorkspace);
   // runKernel interleaves them instead of running them one after another.
   bool cooperative = false;
+  // The shared-memory carve-out the program prefers for the kernel, in percent of the largest
+  // (cudaFuncAttributePreferredSharedMemoryCarveout; -1: none). Only the timing model reads it,
+  // on GPUs whose L1 and shared memory share one array (timing/shared_carveout.h).
+  int32_t preferredCarveoutPercent = -1;
   // What the program says about its data for this launch (locality descriptors, XMem atoms):
   // read by the timing model's components; the engine reads only how many atoms there are, to
   // check the atom operations kernels issue (nullptr: nothing).

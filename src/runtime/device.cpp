@@ -327,6 +327,7 @@ uint64_t Device::residentCtas(const Kernel& kernel, const func::LaunchConfig& co
     timing::KernelResources need;  // as timing::Gpu::run sizes the launch's CTAs
     need.registersPerThread = kernel.resources().registers;
     need.threadsPerCta = threads;
+    need.preferredCarveoutPercent = config.preferredCarveoutPercent;
     need.sharedBytesPerCta = config.dynamicSharedBytes == 0
                                  ? program.staticSharedBytes(kernel.index())
                                  : program.dynamicSharedBase(kernel.index()) + config.dynamicSharedBytes;

@@ -163,6 +163,7 @@ void Gpu::Impl::prepare(LaunchRun& run) {
   need = l.resources;
   if (need.threadsPerCta == 0) need.threadsPerCta = run.grid.threadsPerCta;
   if (need.sharedBytesPerCta == 0) need.sharedBytesPerCta = run.grid.sharedBytes;
+  need.preferredCarveoutPercent = l.launch.preferredCarveoutPercent;
   // The registers the assist-warp routines need come on top of every thread's (CABA B.2). A
   // kernel whose CTA cannot fit with them runs without the reservation (the compiler would
   // have to spill around the routines; not modelled): resources.assist_registers_per_thread

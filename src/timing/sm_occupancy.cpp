@@ -20,7 +20,7 @@ std::string computeOccupancy(const SmResourceLimits& l, const KernelResources& k
   // The check that a CTA fits at all rounds its warps up to the register file's partitions
   // (warp_allocation_granularity); the partitions then hold whole warps each (cuda_occupancy.h).
   const uint64_t regsPerCta = regsPerWarp * roundUp(warps, l.warpGranularity);
-  const uint64_t sharedPerCta = roundUp(k.sharedBytesPerCta, l.sharedUnit);
+  const uint64_t sharedPerCta = roundUp(uint64_t{k.sharedBytesPerCta} + l.sharedReservedPerCta, l.sharedUnit);
   if (footprint != nullptr) *footprint = {regsPerCta, sharedPerCta};
   if (k.registersPerThread > l.maxRegsPerThread) {
     return fmt::format("{} registers per thread exceed the SM's limit of {}", k.registersPerThread,

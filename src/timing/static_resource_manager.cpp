@@ -1,10 +1,12 @@
-// Baseline resource manager "static": CUDA's occupancy calculation (see i_resource_manager.h).
+// Baseline resource manager "static": CUDA's occupancy calculation (see i_resource_manager.h),
+// and on GPUs whose L1 and shared memory share one array, the driver's carve-out per kernel
+// (shared_carveout.h).
 #include <nlohmann/json.hpp>
 
 #include "timing/baselines_internal.h"
 #include "timing/i_resource_manager.h"
 #include "timing/plugin_registry.h"
-#include "timing/sm_occupancy.h"
+#include "timing/shared_carveout.h"
 #include "timing/sm_resource_limits.h"
 
 namespace warpsim::timing {
@@ -18,7 +20,7 @@ class StaticResourceManager final : public IResourceManager {
   std::string beginKernel(const KernelResources& k) override {
     resident_ = 0;
     admitted_ = 0;
-    return computeOccupancy(limits_, k, &occupancy_);
+    return occupancyWithCarveout(limits_, k, &occupancy_);
   }
 
   bool canAdmit() const override { return resident_ < occupancy_.ctasPerSm; }
@@ -28,6 +30,10 @@ class StaticResourceManager final : public IResourceManager {
   }
   void release(uint32_t) override { --resident_; }
   Occupancy occupancy() const override { return occupancy_; }
+  std::optional<uint64_t> l1Bytes() const override {
+    if (!occupancy_.carveout.chosen()) return std::nullopt;
+    return occupancy_.carveout.l1Bytes;
+  }
 
   void reportStats(nlohmann::json& out) const override {
     out["ctas_admitted"] = admitted_;

@@ -70,8 +70,19 @@ int main() {
          "a host function has no attributes");
   cudaGetLastError();
   CHECK(cudaFuncGetAttributes(&fa, tiled));
+  EXPECT(fa.preferredShmemCarveout == -1, "no carve-out preference until one is set");
   CHECK(cudaFuncSetCacheConfig(tiled, cudaFuncCachePreferShared));
+  CHECK(cudaFuncGetAttributes(&fa, tiled));
+  EXPECT(fa.preferredShmemCarveout == 100, "preferring shared memory prefers the largest carve-out");
   CHECK(cudaFuncSetAttribute(tiled, cudaFuncAttributePreferredSharedMemoryCarveout, 50));
+  CHECK(cudaFuncGetAttributes(&fa, tiled));
+  EXPECT(fa.preferredShmemCarveout == 50, "the carve-out preference is kept");
+  EXPECT(cudaFuncSetAttribute(tiled, cudaFuncAttributePreferredSharedMemoryCarveout, 101) ==
+             cudaErrorInvalidValue,
+         "a carve-out of 101% is refused");
+  cudaGetLastError();
+  CHECK(cudaFuncSetAttribute(tiled, cudaFuncAttributePreferredSharedMemoryCarveout,
+                             cudaSharedmemCarveoutDefault));
 
   // Occupancy: the tightest of the per-SM limits the properties state, with the allocation
   // granularities of the CUDA Occupancy Calculator for the compute capability (registers per

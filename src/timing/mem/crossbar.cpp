@@ -48,6 +48,16 @@ void Crossbar::setModules(std::vector<uint16_t> inputModule, std::vector<uint16_
   linkOutBase_ = linkOutBase;
 }
 
+void Crossbar::setPartitions(std::vector<uint8_t> inputPartition,
+                             std::vector<uint8_t> outputPartition, uint32_t farLatency) {
+  inPartition_ = std::move(inputPartition);
+  outPartition_ = std::move(outputPartition);
+  farLatency_ = farLatency;
+  farFlight_.clear();
+  farFlight_.reserve(outputs_);
+  for (uint32_t o = 0; o < outputs_; ++o) farFlight_.emplace_back(params_.ejectionQueue);
+}
+
 void Crossbar::setWidth(bool output, uint32_t port, uint32_t flitsPerCycle) {
   (output ? outWidth_ : inWidth_)[port] = flitsPerCycle;
 }
@@ -78,9 +88,25 @@ void Crossbar::cycle(Cycle now) {
   if (inFlight_ != 0) {
     for (uint32_t o = 0; o < outputs_; ++o) {
       RingBuffer<Flight>& f = flight_[o];
-      while (!f.empty() && f.front().arrival <= now) {
-        eject_[o].push(f.front().packet);
-        f.pop();
+      if (farFlight_.empty()) {
+        while (!f.empty() && f.front().arrival <= now) {
+          eject_[o].push(f.front().packet);
+          f.pop();
+          --inFlight_;
+          delivered_ = true;
+        }
+        continue;
+      }
+      // Near and far arrivals in the order they arrive (near first on a tie).
+      RingBuffer<Flight>& far = farFlight_[o];
+      for (;;) {
+        const bool nearDue = !f.empty() && f.front().arrival <= now;
+        const bool farDue = !far.empty() && far.front().arrival <= now;
+        if (!nearDue && !farDue) break;
+        RingBuffer<Flight>& q =
+            nearDue && (!farDue || f.front().arrival <= far.front().arrival) ? f : far;
+        eject_[o].push(q.front().packet);
+        q.pop();
         --inFlight_;
         delivered_ = true;
       }
@@ -101,7 +127,8 @@ void Crossbar::cycle(Cycle now) {
     }
   }
   for (uint32_t o : requested_) {
-    const bool credit = flight_[o].size() + eject_[o].size() < params_.ejectionQueue;
+    const size_t far = farFlight_.empty() ? 0 : farFlight_[o].size();
+    const bool credit = flight_[o].size() + far + eject_[o].size() < params_.ejectionQueue;
     if (outputFree_[o] <= now && credit) {
       const uint32_t i = pickInput(o);
       const uint32_t packet = in_[i].front();
@@ -113,7 +140,12 @@ void Crossbar::cycle(Cycle now) {
       const Cycle serialOut = (flits + outWidth_[o] - 1) / outWidth_[o];
       inputFree_[i] = now + serialIn;
       outputFree_[o] = now + serialOut;
-      flight_[o].push(Flight{packet, now + std::max(serialIn, serialOut) - 1 + params_.latency});
+      const Cycle arrival = now + std::max(serialIn, serialOut) - 1 + params_.latency;
+      if (!inPartition_.empty() && inPartition_[i] != outPartition_[o]) {
+        farFlight_[o].push(Flight{packet, arrival + farLatency_});
+      } else {
+        flight_[o].push(Flight{packet, arrival});
+      }
       ++inFlight_;
       roundRobin_[o] = i + 1;
       ++stats_.packets;
@@ -131,6 +163,9 @@ Cycle Crossbar::nextWorkCycle(Cycle now) const {
   if (inFlight_ == 0) return kNever;
   Cycle next = kNever;
   for (const auto& f : flight_) {
+    if (!f.empty()) next = std::min(next, f.front().arrival);
+  }
+  for (const auto& f : farFlight_) {
     if (!f.empty()) next = std::min(next, f.front().arrival);
   }
   return std::max(next, now);

@@ -19,6 +19,12 @@
 // be wider than icnt.flits_per_cycle (setWidth; the link ports are as wide as the link): an
 // input is held ceil(f / its width) cycles, an output ceil(f / its width), and the packet
 // arrives after the longer of the two (with equal widths: the rule above).
+//
+// Partitions (setPartitions; the L2 of A100/H100-class GPUs in two halves, l2.partitions): every
+// input and output belongs to a partition, and a packet between two partitions arrives
+// `farLatency` cycles later than one within a partition (the link between them, whose bandwidth
+// is not modelled). Far packets wait in a queue of their own per output, so a near packet granted
+// after a far one to the same output is not held behind it.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -61,6 +67,9 @@ class Crossbar {
   void setModules(std::vector<uint16_t> inputModule, std::vector<uint16_t> outputModule,
                   uint32_t linkOutBase);
   void setWidth(bool output, uint32_t port, uint32_t flitsPerCycle);
+  // Partitions: the partition of every input and output and the extra latency between two.
+  void setPartitions(std::vector<uint8_t> inputPartition, std::vector<uint8_t> outputPartition,
+                     uint32_t farLatency);
 
   const IcntStats& stats() const { return stats_; }
   void resetStats() { stats_ = IcntStats{}; }
@@ -78,6 +87,9 @@ class Crossbar {
   uint32_t inputs_, outputs_, inWords_;
   std::vector<RingBuffer<uint32_t>> in_;
   std::vector<RingBuffer<Flight>> flight_;
+  std::vector<RingBuffer<Flight>> farFlight_;          // packets between partitions (if any)
+  std::vector<uint8_t> inPartition_, outPartition_;    // empty: one partition
+  uint32_t farLatency_ = 0;
   std::vector<RingBuffer<uint32_t>> eject_;
   std::vector<Cycle> inputFree_, outputFree_;
   std::vector<uint32_t> inWidth_, outWidth_;        // flits per cycle of each port

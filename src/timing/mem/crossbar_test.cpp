@@ -126,5 +126,38 @@ TEST(Crossbar, NextWorkCycleIsTheNextArrivalWhenNothingWaits) {
   EXPECT_EQ(n.xbar.nextWorkCycle(4), 13u);
 }
 
+TEST(Crossbar, PacketsBetweenPartitionsArriveFarLatencyLaterWithoutHoldingNearOnes) {
+  // Inputs 0, 1 in partitions 0, 1; output 0 in partition 0; 25 cycles between partitions.
+  Net n(2, 1);
+  n.xbar.setPartitions({0, 1}, {0}, 25);
+  // Input 1's packet (far) is granted at cycle 0 and arrives at 0 + 10 + 25; input 0's (near),
+  // granted at cycle 1 (the output is busy for one cycle), arrives at 1 + 10, before it.
+  const uint32_t far = n.send(1, 0, 0);
+  Cycle now = 0;
+  n.xbar.cycle(now++);
+  const uint32_t near = n.send(0, 0, 0);
+  uint32_t got = 0;
+  EXPECT_EQ(n.arrive(0, now, &got), 11u);
+  EXPECT_EQ(got, near);
+  EXPECT_EQ(n.arrive(0, now, &got), 35u);
+  EXPECT_EQ(got, far);
+  EXPECT_TRUE(n.xbar.empty());
+}
+
+TEST(Crossbar, FarPacketsCountAgainstTheOutputsCredits) {
+  // An ejection queue of 2: two far packets on their way leave no credit for a third packet.
+  Net n(3, 1);
+  n.xbar.setPartitions({1, 1, 0}, {0}, 50);
+  n.send(0, 0, 0);
+  n.send(1, 0, 0);
+  n.send(2, 0, 0);
+  for (Cycle c = 0; c < 40; ++c) n.xbar.cycle(c);
+  EXPECT_EQ(n.xbar.stats().packets, 2u);  // the near one waits for a credit
+  Cycle now = 40;
+  EXPECT_EQ(n.arrive(0, now), 60u);       // granted at 0: 0 + 10 + 50
+  EXPECT_EQ(n.arrive(0, now), 61u);       // granted at 1
+  EXPECT_EQ(n.arrive(0, now), 71u);       // granted at 61, when the second arrived and the first left: + 10
+}
+
 }  // namespace
 }  // namespace warpsim::timing::mem

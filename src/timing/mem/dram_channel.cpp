@@ -10,6 +10,8 @@ DramChannel::DramChannel(const DramParams& params, uint32_t slices)
       openRowWanted_(params.banks, 0),
       queuedReads_(slices, 0) {
   queue_.reserve(params.queueDepth);
+  // Refresh concerns rows: the ideal row buffer has none to close.
+  if (params.tREFI > 0 && !params.idealRowBuffer) refreshDue_ = params.tREFI;
   done_.reserve(slices);
   // Reads waiting plus reads on their way back: at most one completes per burst.
   const uint32_t returning = params.returnLatency / std::max<uint32_t>(params.burstCycles, 1) + 1;
@@ -35,14 +37,100 @@ bool DramChannel::completionsEmpty() const {
   return true;
 }
 
+DramStats DramChannel::statsAt(Cycle now) const {
+  if (now <= refreshDue_) return stats_;
+  DramChannel idle(*this);  // off the per-cycle path: only when statistics are read
+  idle.refreshUpTo(now);
+  return idle.stats_;
+}
+
 void DramChannel::cycle(Cycle now) {
   if (queue_.empty() || now < hint_) return;
+  if (now >= refreshDue_) {  // kNever unless refresh is modelled
+    if (refreshUpTo(now + 1)) {
+      hint_ = now + 1;  // REF or PRE at `now`
+      return;
+    }
+    if (now >= refreshDue_) {  // still refreshing: no ACT or column command
+      hint_ = refreshNext_;
+      return;
+    }
+  }
   Cycle earliest = kNever;
   if (tryColumn(now, earliest) || (!params_.idealRowBuffer && tryRowCommand(now, earliest))) {
     hint_ = now + 1;
   } else {
     hint_ = std::max(earliest, now + 1);
   }
+  hint_ = std::min(hint_, refreshDue_);  // > now here
+}
+
+bool DramChannel::refreshUpTo(Cycle to) {
+  Cycle c = std::max(refreshDue_, refreshCursor_);
+  bool issuedLast = false;
+  while (c < to) {
+    if (banksIdle_ && c == refreshDue_ && refreshEnd_ <= c) {
+      // No ACT since the last REF: each refresh due in [c, to) issues REF at its due cycle
+      // (tRFC < tREFI), so they are counted at once however long the channel was idle.
+      const Cycle n = (to - 1 - c) / params_.tREFI + 1;
+      const Cycle last = c + (n - 1) * params_.tREFI;
+      stats_.refreshes += n;
+      stats_.refreshCycles += n * params_.tRFC;
+      refreshEnd_ = last + params_.tRFC;
+      for (Bank& b : banks_) b.actAllowed = refreshEnd_;
+      refreshDue_ = last + params_.tREFI;
+      issuedLast = last == to - 1;
+      c = refreshDue_;
+      break;
+    }
+    Cycle earliest = kNever;
+    if (refreshCommand(c, earliest)) {
+      issuedLast = c == to - 1;
+      c = std::max(c + 1, refreshDue_);  // after a REF: the next refresh's due cycle
+    } else {
+      issuedLast = false;
+      c = earliest;
+    }
+  }
+  refreshCursor_ = to;
+  refreshNext_ = c;
+  return issuedLast;
+}
+
+bool DramChannel::refreshCommand(Cycle now, Cycle& earliest) {
+  if (openBanks_ > 0) {
+    for (Bank& b : banks_) {  // lowest-numbered first
+      if (!b.open) continue;
+      if (now < b.prechargeAllowed) {
+        earliest = std::min(earliest, b.prechargeAllowed);
+        continue;
+      }
+      precharge(b, now);
+      return true;
+    }
+    return false;
+  }
+  // Every bank closed: REF once each could take an ACT (tRP after its PRE, tRC after its ACT).
+  Cycle at = 0;
+  for (const Bank& b : banks_) at = std::max(at, b.actAllowed);
+  if (now < at) {
+    earliest = std::min(earliest, at);
+    return false;
+  }
+  refreshEnd_ = now + params_.tRFC;
+  ++stats_.refreshes;
+  stats_.refreshCycles += refreshEnd_ - refreshDue_;
+  for (Bank& b : banks_) b.actAllowed = refreshEnd_;
+  refreshDue_ += params_.tREFI;
+  banksIdle_ = true;
+  return true;
+}
+
+void DramChannel::precharge(Bank& b, Cycle now) {
+  b.open = false;
+  b.actAllowed = std::max(b.actAllowed, now + params_.tRP);
+  --openBanks_;
+  ++stats_.precharges;
 }
 
 bool DramChannel::tryColumn(Cycle now, Cycle& earliest) {
@@ -55,7 +143,8 @@ bool DramChannel::tryColumn(Cycle now, Cycle& earliest) {
     const Bank& b = banks_[r.bank];
     if ((!b.open || b.row != r.row) && !params_.idealRowBuffer) continue;
     const Cycle latency = r.write ? params_.tWL : params_.tCL;
-    const Cycle at = std::max(b.columnAllowed, busFree_ > latency ? busFree_ - latency : 0);
+    const Cycle at = std::max({b.columnAllowed, busFree_ > latency ? busFree_ - latency : 0,
+                               columnTurn_[r.write]});
     if (now < at) {
       earliest = std::min(earliest, at);
       continue;
@@ -72,7 +161,8 @@ bool DramChannel::tryColumnEarliestData(Cycle now, Cycle& earliest) {
   for (size_t i = 0; i < queue_.size(); ++i) {
     const DramRequest& r = queue_[i];
     const Cycle latency = r.write ? params_.tWL : params_.tCL;
-    const Cycle at = std::max({now, banks_[r.bank].columnAllowed, busFree_ > latency ? busFree_ - latency : 0});
+    const Cycle at = std::max({now, banks_[r.bank].columnAllowed,
+                               busFree_ > latency ? busFree_ - latency : 0, columnTurn_[r.write]});
     // Earliest data first; on a tie the earlier command (a read: a write after it leaves the bus
     // no gap, a read after a write does), then the oldest.
     if (at + latency < bestData || (at + latency == bestData && at < bestAt)) {
@@ -107,9 +197,11 @@ void DramChannel::issueColumn(size_t index, Cycle now) {
   if (r.write) {
     stats_.writeBursts += r.bursts;
     b.prechargeAllowed = std::max(b.prechargeAllowed, dataEnd + params_.tWR);
+    if (params_.tWTR > 0) columnTurn_[0] = dataEnd + params_.tWTR;  // data ends in issue order
   } else {
     stats_.readBursts += r.bursts;
     b.prechargeAllowed = std::max(b.prechargeAllowed, now + busy);
+    columnTurn_[1] = now + params_.tRTW;
     --queuedReads_[r.slice];
     const Cycle back = dataEnd + params_.returnLatency;
     const Cycle visible = receiverClock_ == nullptr
@@ -139,9 +231,7 @@ bool DramChannel::tryRowCommand(Cycle now, Cycle& earliest) {
         earliest = std::min(earliest, b.prechargeAllowed);
         continue;
       }
-      b.open = false;
-      b.actAllowed = std::max(b.actAllowed, now + params_.tRP);
-      ++stats_.precharges;
+      precharge(b, now);
       return true;
     }
     if (now < b.actAllowed || now < actAllowed_) {
@@ -153,7 +243,13 @@ bool DramChannel::tryRowCommand(Cycle now, Cycle& earliest) {
     b.columnAllowed = now + params_.tRCD;
     b.prechargeAllowed = now + params_.tRAS;
     b.actAllowed = now + params_.tRC;
-    actAllowed_ = now + params_.tRRD;
+    // tFAW: this ACT's window replaces the oldest of the last four, and the next ACT must follow
+    // the new oldest one's window (with tFAW = 0 these are all <= now).
+    fawAllowed_[fawHead_] = now + params_.tFAW;
+    fawHead_ = (fawHead_ + 1) & 3;
+    actAllowed_ = std::max(now + params_.tRRD, fawAllowed_[fawHead_]);
+    ++openBanks_;
+    banksIdle_ = false;
     r.activated = true;
     ++stats_.activates;
     return true;

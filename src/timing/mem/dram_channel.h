@@ -3,15 +3,33 @@
 //
 // Commands and the timing they obey (dram.t_*):
 //   ACT  bank closed; >= tRP after the bank's PRE, >= tRC after its previous ACT, >= tRRD after
-//        any ACT of the channel.            Opens the row; column commands >= tRCD later.
+//        any ACT of the channel, >= tFAW after the fourth-last ACT of the channel (at most four
+//        ACTs in any window of tFAW cycles).  Opens the row; column commands >= tRCD later.
 //   PRE  bank open on another row; >= tRAS after its ACT, >= tWR after the end of its last
 //        write data, >= one burst after its last read command (read-to-precharge).
-//   RD   row open; data on the bus tCL cycles later for bursts x burst_cycles cycles.
-//   WR   row open; data on the bus tWL cycles later, likewise.
+//   RD   row open; data on the bus tCL cycles later for bursts x burst_cycles cycles;
+//        >= tWTR after the end of the channel's last write data (write-to-read turnaround).
+//   WR   row open; data on the bus tWL cycles later, likewise; >= tRTW after the channel's last
+//        RD command (read-to-write turnaround, one explicit minimum spacing).
+//   REF  all banks closed; >= tRP after each bank's PRE and >= tRC after its ACT (as an ACT).
+//        Every bank can be activated again tRFC cycles later.
 // The data bus carries one burst at a time, so a column command waits until its data would not
 // overlap the previous one; each 32-byte burst occupies it burst_cycles cycles (busy_cycles).
 // A read completes dram.return_latency cycles after its last burst has crossed the bus (the
 // memory controller's and PHY's fixed delay on the way back to the L2).
+// tWTR, tRTW and tFAW of 0 mean "not modelled" (no constraint; tWTR = 0 is not "a read may issue
+// at the end of write data", which would be stricter than the bus alone).
+//
+// All-bank refresh (dram.t_refi > 0): refresh k is due at cycle k x tREFI (k >= 1, every channel
+// at once, not randomised). From its due cycle the channel issues no ACT and no column command;
+// it precharges its open banks, lowest-numbered first as each PRE is allowed (tRAS, tWR, read-to-
+// precharge), then issues REF; tRFC cycles after REF every bank may be activated again and
+// service resumes (all rows closed: the next access to a row open before is a row miss). A
+// channel is cycled only while it has requests, so the refresh commands of cycles in which its
+// queue was empty are issued when it is next cycled (or its statistics are read), at the cycles
+// they would have had: the result is the same as cycling it every cycle. `refreshes` counts REF
+// commands, `refresh_cycles` the cycles from each refresh's due cycle to the end of its tRFC
+// (counted when REF issues).
 //
 // FR-FCFS: the oldest request whose row is open and whose column command can issue now goes
 // first; otherwise the oldest request that needs its bank precharged or activated gets that
@@ -22,8 +40,9 @@
 //
 // dram.ideal_row_buffer (the upper bound of any row-buffer optimisation, as the XMem study's
 // "Ideal"): every request finds its row open, so no ACT or PRE is ever issued, column commands
-// wait only for their bank's previous bursts and the data bus (tCL / tWL before the data), and
-// every request counts as a row hit. With every request a row hit, plain FR-FCFS would serve the
+// wait only for their bank's previous bursts, the data bus (tCL / tWL before the data) and the
+// bus turnarounds tWTR / tRTW; refresh and tFAW do not apply (they concern rows). Every request
+// counts as a row hit. With every request a row hit, plain FR-FCFS would serve the
 // oldest request that can issue, and since tWL < tCL a read issued right after a write leaves
 // the bus idle up to tCL - tWL cycles: reads and writes would interleave (nothing holds reads back
 // as row misses do with real rows) and a write-heavy stream could take longer than with real rows.
@@ -95,6 +114,14 @@ class DramChannel {
   bool completionsEmpty() const;
 
   const DramStats& stats() const { return stats_; }
+  // The statistics including the refreshes due before `now` that an idle channel has not issued
+  // yet (stats() counts them once the channel is next cycled).
+  DramStats statsAt(Cycle now) const;
+  // Issues the refresh commands of the cycles before `now` in which the channel was not cycled
+  // (call before resetStats at a kernel boundary, so each kernel counts its own refreshes).
+  void settleRefresh(Cycle now) {
+    if (now > refreshDue_) refreshUpTo(now);
+  }
   // A read's data reached the L2 `l2Cycles` after it was sent (counted by the slice that waited).
   void countReadLatency(uint64_t l2Cycles) {
     ++stats_.readsReturned;
@@ -108,6 +135,13 @@ class DramChannel {
     uint32_t row = 0;
     Cycle actAllowed = 0, columnAllowed = 0, prechargeAllowed = 0;
   };
+  // Refresh commands (PRE of open banks, then REF) of the cycles [max(due, cursor), to) while a
+  // refresh is due; returns the next cycle one could issue (>= to: kept in refreshNext_) and
+  // whether one issued at to - 1.
+  bool refreshUpTo(Cycle to);
+  // One refresh command at `now` if allowed; otherwise `earliest` is when one could issue.
+  bool refreshCommand(Cycle now, Cycle& earliest);
+  void precharge(Bank& b, Cycle now);
   // Each returns whether it issued; otherwise `earliest` is lowered to when its kind of command
   // could issue for some request.
   bool tryColumn(Cycle now, Cycle& earliest);
@@ -123,8 +157,17 @@ class DramChannel {
   std::vector<uint8_t> openRowWanted_;  // per bank, scratch of tryRowCommand
   std::vector<RingBuffer<DramCompletion>> done_;
   std::vector<uint32_t> queuedReads_;  // per slice
-  Cycle actAllowed_ = 0;               // tRRD
+  Cycle actAllowed_ = 0;               // tRRD and tFAW
+  Cycle fawAllowed_[4] = {0, 0, 0, 0};  // ACT cycle + tFAW of the last four ACTs (a ring)
+  uint32_t fawHead_ = 0;                // the oldest of them
   Cycle busFree_ = 0;
+  Cycle columnTurn_[2] = {0, 0};  // RD: end of write data + tWTR; WR: last RD + tRTW
+  uint32_t openBanks_ = 0;
+  // Refresh (kNever: not modelled). refreshCursor_: cycles before it have been examined for
+  // refresh commands. banksIdle_: no ACT since the last REF (every bank's actAllowed is
+  // refreshEnd_), so the refreshes of an idle stretch can be counted at once.
+  Cycle refreshDue_ = kNever, refreshCursor_ = 0, refreshEnd_ = 0, refreshNext_ = 0;
+  bool banksIdle_ = false;
   Cycle hint_ = 0;  // no command can issue before this cycle
   const ClockDomain* ownClock_ = nullptr;
   const ClockDomain* receiverClock_ = nullptr;

@@ -12,6 +12,7 @@ L1DataCache::L1DataCache(const L1Params& params, SmPort& port, ICachePolicy& pol
                          CompletionSink& sink)
     : params_(params),
       enabled_(params.cache.sizeBytes != 0),
+      assoc_(params.cache.assoc),
       port_(port),
       policy_(policy),
       sink_(sink),
@@ -269,14 +270,24 @@ void L1DataCache::setCapacity(uint64_t bytes) {
 void L1DataCache::applyCapacity(uint64_t bytes) {
   pendingCapacity_ = kNoPendingCapacity;
   CacheGeometry g = params_.cache;
-  const uint64_t setBytes = uint64_t{g.assoc} * g.lineBytes;
-  g.sizeBytes = bytes / setBytes * setBytes;
+  if (params_.resizeWays) {
+    // The configured sets stay; the capacity is whole ways of them.
+    const uint64_t wayBytes = uint64_t{params_.cache.sets()} * g.lineBytes;
+    g.assoc = static_cast<uint32_t>(wayBytes == 0 ? 0 : bytes / wayBytes);
+    g.sizeBytes = g.assoc * wayBytes;
+  } else {
+    const uint64_t setBytes = uint64_t{g.assoc} * g.lineBytes;
+    g.sizeBytes = bytes / setBytes * setBytes;
+  }
+  const bool same = enabled_ && g.sizeBytes == capacity();
   enabled_ = g.sizeBytes != 0;
-  if (!enabled_ || g.sizeBytes == uint64_t{tags_.sets()} * setBytes) {
+  if (!enabled_ || same) {
     tags_.invalidateAll();  // no L1 (the tags stay, unused), or the same capacity
     return;
   }
+  assoc_ = g.assoc;
   tags_ = CacheTags(g, port_.sm());
+  roomWays_.assign(tags_.ways(), 0);
 }
 
 uint32_t L1DataCache::invalidate(uint64_t lineAddr) {

@@ -87,12 +87,12 @@ class L1DataCache {
   void invalidateAll() { tags_.invalidateAll(); }
   bool waitingForFills() const { return mshrs_.used() != 0; }
   // Per-kernel capacity (a carveout chosen at a kernel boundary): the cache becomes `bytes`
-  // long, rounded down to whole sets of the configured associativity and line size (0: no L1),
-  // empty. With fills still on their way the change waits for the last of them (accesses until
+  // long, rounded down to whole sets of the configured associativity and line size, or with
+  // l1.resize = "ways" to whole ways of the configured sets (0: no L1), empty. With fills still on their way the change waits for the last of them (accesses until
   // then use the old capacity).
   void setCapacity(uint64_t bytes);
   uint64_t capacity() const {
-    return enabled_ ? uint64_t{tags_.sets()} * params_.cache.assoc * tags_.lineBytes() : 0;
+    return enabled_ ? uint64_t{tags_.sets()} * assoc_ * tags_.lineBytes() : 0;
   }
 
   CacheStats& stats() { return stats_; }
@@ -118,6 +118,7 @@ class L1DataCache {
 
   const L1Params params_;
   bool enabled_;
+  uint32_t assoc_;  // ways per set now (l1.resize = "ways" changes it with the capacity)
   uint64_t pendingCapacity_ = kNoPendingCapacity;
   static constexpr uint64_t kNoPendingCapacity = UINT64_MAX;
   SmPort& port_;

@@ -217,6 +217,28 @@ TEST(L1DataCache, PerKernelCapacityChangesTheSetsAndEmptiesTheCache) {
   EXPECT_EQ(h.latencyOf(load(x), 11), 46u);
 }
 
+TEST(L1DataCache, PerKernelCapacityChangesTheWaysWhenTheSetsStay) {
+  // l1.resize = "ways": one set of two ways grows to one set of four; x, y, z and w all stay.
+  MemoryParams p = twoWayL1();
+  p.l1.resizeWays = true;
+  Harness h(p);
+  const uint64_t x = kA, y = kA + 128, z = kA + 256, w = kA + 384;
+  h.unit().setL1Bytes(512);
+  EXPECT_EQ(h.unit().l1Capacity(), 512u);
+  EXPECT_EQ(h.unit().l1().tags().sets(), 1u);
+  EXPECT_EQ(h.unit().l1().tags().ways(), 4u);
+  uint32_t slot = 1;
+  for (uint64_t line : {x, y, z, w}) h.latencyOf(load(line), slot++);
+  for (uint64_t line : {x, y, z, w}) EXPECT_EQ(h.latencyOf(load(line), slot++), kL1Hit);
+  EXPECT_EQ(stats(h)["l1d"]["evictions"], 0);
+  h.unit().setL1Bytes(400);  // rounded down to whole ways of the one set: three
+  EXPECT_EQ(h.unit().l1Capacity(), 384u);
+  EXPECT_EQ(h.unit().l1().tags().ways(), 3u);
+  h.unit().setL1Bytes(std::nullopt);  // the configuration's two ways
+  EXPECT_EQ(h.unit().l1Capacity(), 256u);
+  EXPECT_EQ(h.unit().l1().tags().ways(), 2u);
+}
+
 TEST(L1DataCache, CapacityChangeWaitsForFillsOnTheirWay) {
   Harness h(twoWayL1());
   h.issue(load(kA), 1);

@@ -52,6 +52,15 @@ void validate(const MemoryParams& p) {
   checkPow2("dram.interleave_bytes", p.dram.interleaveBytes);
   if (p.dram.interleaveBytes < p.l2.cache.lineBytes)
     fail("dram.interleave_bytes must be at least l2.line");
+  if (p.dram.tREFI > 0 && (p.dram.tRFC == 0 || p.dram.tRFC >= p.dram.tREFI))
+    fail("dram.t_rfc = " + std::to_string(p.dram.tRFC) + " must be in [1, dram.t_refi = " +
+         std::to_string(p.dram.tREFI) + ") when refresh is modelled");
+  if (p.dram.channels % p.l2.partitions != 0)
+    fail("dram.channels = " + std::to_string(p.dram.channels) +
+         " is not a multiple of l2.partitions = " + std::to_string(p.l2.partitions));
+  if (p.l2.partitions > 1 && p.modules > 1)
+    fail("l2.partitions = " + std::to_string(p.l2.partitions) +
+         " needs a GPU of one module (gpu.modules = " + std::to_string(p.modules) + ")");
   checkPow2("shared.bank_bytes", p.shared.bankBytes);
   if (p.icnt.latency == 0) fail("icnt.latency must be at least 1");
   if (p.modules == 0 || p.modules > 256) fail("gpu.modules must be in [1, 256]");

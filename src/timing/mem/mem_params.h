@@ -49,6 +49,7 @@ struct L1Params {
   WritePolicy localWrite = WritePolicy::WriteBackAllocate;
   bool cacheGlobalLoads = true;  // false: global loads bypass L1 (Kepler's default)
   bool fillLines = false;        // a miss fetches every sector of the line not yet valid
+  bool resizeWays = false;       // a per-kernel capacity keeps the sets and changes the ways
   bool keepFillForm = false;     // fills in a form stay in it (cache compression at the L1)
   bool countFootprint = false;   // count the distinct lines each SM touches (line_footprint.h)
   std::string policy = "lru-allocate";
@@ -84,6 +85,11 @@ struct L2Params {
   CacheGeometry cache{768 * 1024, 16, 128, 32, Replacement::Lru, 1};  // size: all slices
   bool fillLines = false;  // a miss fetches every sector of the line not yet valid
   uint32_t slicesPerChannel = 1;
+  // The L2 in partitions (A100/H100: two), each with channels / partitions memory channels and
+  // their slices and serving SMs numSms / partitions: a request or reply between an SM and a
+  // slice of another partition takes farLatency more interconnect cycles each way (crossbar.h).
+  uint32_t partitions = 1;
+  uint32_t farLatency = 0;
   uint32_t mshrs = 32;  // per slice
   uint32_t mshrMerge = 8;
   uint32_t hitLatency = 100;    // L2 cycles from arrival to the tag lookup/reply
@@ -100,6 +106,9 @@ struct DramParams {
   uint32_t rowBytes = 2048;
   uint32_t queueDepth = 32;  // requests waiting per channel
   uint32_t tRCD = 12, tRP = 12, tRAS = 28, tCL = 12, tWL = 4, tWR = 12, tRRD = 6, tRC = 40;
+  // 0 = not modelled (dram_channel.h): write-to-read and read-to-write turnaround, the
+  // four-activate window, and all-bank refresh (interval tREFI, duration tRFC).
+  uint32_t tWTR = 0, tRTW = 0, tFAW = 0, tREFI = 0, tRFC = 0;
   uint32_t burstCycles = 1;      // data-bus cycles per 32-byte burst
   uint32_t returnLatency = 100;  // DRAM cycles from the last burst to the data at the L2
                                  // (memory controller, PHY and return path)

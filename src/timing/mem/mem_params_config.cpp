@@ -161,6 +161,10 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   a.fillLines = l1.choice("fill", "sectors", {"sectors", "line"},
                           "what a miss fetches: the sectors asked for, or the whole line (as "
                           "caches without sectors do)") == "line";
+  a.resizeWays = l1.choice("resize", "sets", {"sets", "ways"},
+                           "how a per-kernel capacity (a shared-memory carve-out) changes the "
+                           "cache: whole sets of `assoc` ways, or whole ways of the configured "
+                           "sets (Volta-class L1s: the sets stay, the ways grow)") == "ways";
   a.keepFillForm =
       l1.flag("keep_fill_form", a.keepFillForm,
               "a fill that reaches the SM in a form it transforms (a compressed line) stays in "
@@ -217,6 +221,15 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   readTagFactor(l2, p.l2.cache);
   p.l2.slicesPerChannel =
       l2.u32("slices_per_channel", p.l2.slicesPerChannel, "L2 slices per memory channel", 1, 64);
+  p.l2.partitions = l2.u32("partitions", p.l2.partitions,
+                           "partitions of the L2, each with dram.channels / partitions channels "
+                           "and their slices, serving gpu.num_sms / partitions SMs (SM s in "
+                           "partition s x partitions / num_sms)",
+                           1, 64);
+  p.l2.farLatency = l2.u32("far_latency", p.l2.farLatency,
+                           "interconnect cycles a request or reply between an SM and a slice of "
+                           "another partition takes beyond the crossbar's latency, each way",
+                           0, 100000);
   p.l2.fillLines = l2.choice("fill", "sectors", {"sectors", "line"},
                              "what a miss fetches from DRAM: the sectors asked for, or the "
                              "whole line (as caches without sectors do)") == "line";
@@ -247,6 +260,21 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   m.tWR = d.u32("t_wr", m.tWR, "end of write data to PRE, DRAM cycles", 0, 10000);
   m.tRRD = d.u32("t_rrd", m.tRRD, "ACT to ACT of different banks, DRAM cycles", 0, 10000);
   m.tRC = d.u32("t_rc", m.tRC, "ACT to ACT of one bank, DRAM cycles", 0, 10000);
+  m.tWTR = d.u32("t_wtr", m.tWTR,
+                 "end of write data to a RD command of the channel, DRAM cycles (0: not modelled)",
+                 0, 10000);
+  m.tRTW = d.u32("t_rtw", m.tRTW,
+                 "RD command to a WR command of the channel, DRAM cycles (0: not modelled)", 0,
+                 10000);
+  m.tFAW = d.u32("t_faw", m.tFAW,
+                 "window of at most four ACTs per channel, DRAM cycles (0: not modelled)", 0,
+                 10000);
+  m.tREFI = d.u32("t_refi", m.tREFI,
+                  "interval of all-bank refreshes, DRAM cycles (0: refresh not modelled)", 0,
+                  10000000);
+  m.tRFC = d.u32("t_rfc", m.tRFC,
+                 "REF to the next ACT (the channel refreshing), DRAM cycles; read with t_refi > 0",
+                 0, 1000000);
   m.burstCycles =
       d.u32("burst_cycles", m.burstCycles,
             "data-bus cycles per 32-byte burst (32 / (bus bytes x transfers per cycle))", 1, 1000);

@@ -101,6 +101,8 @@ DramStats& DramStats::operator+=(const DramStats& o) {
   rowMisses += o.rowMisses;
   busyCycles += o.busyCycles;
   cycles += o.cycles;
+  refreshes += o.refreshes;
+  refreshCycles += o.refreshCycles;
   readsReturned += o.readsReturned;
   readLatencyL2Cycles += o.readLatencyL2Cycles;
   return *this;
@@ -109,7 +111,8 @@ DramStats& DramStats::operator+=(const DramStats& o) {
 void DramStats::toJson(nlohmann::json& out) const {
   out = {{"activates", activates},      {"precharges", precharges}, {"read_bursts", readBursts},
          {"write_bursts", writeBursts}, {"row_hits", rowHits},      {"row_misses", rowMisses},
-         {"busy_cycles", busyCycles},   {"cycles", cycles},         {"reads_returned", readsReturned},
+         {"busy_cycles", busyCycles},   {"cycles", cycles},         {"refreshes", refreshes},
+         {"refresh_cycles", refreshCycles}, {"reads_returned", readsReturned},
          {"read_latency_l2_cycles", readLatencyL2Cycles}};
 }
 

@@ -64,6 +64,9 @@ struct IcntStats {
 struct DramStats {
   uint64_t activates = 0, precharges = 0, readBursts = 0, writeBursts = 0, rowHits = 0,
            rowMisses = 0, busyCycles = 0, cycles = 0;
+  // All-bank refreshes (REF commands) and the cycles from each one's due cycle to the end of its
+  // tRFC (dram_channel.h); 0 unless dram.t_refi > 0.
+  uint64_t refreshes = 0, refreshCycles = 0;
   // Reads whose data came back to the L2, and the L2 cycles from each one's request to its data
   // at the L2 (queueing, row commands, bursts, return path: the read latency memory placement
   // changes), measured by the slices.

@@ -84,6 +84,7 @@ MemorySystemImpl::MemorySystemImpl(const MemoryParams& params, MemoryPlugins& pl
       replies_(sliceCount(params) + linkPorts(), params.numSms + linkPorts(), params.icnt, pool_) {
   validate(params);
   if (params.modules > 1) wireModules(plugins, tree);
+  if (params.l2.partitions > 1) wirePartitions();
   if (params.pages.impl != "identity") wirePages(plugins, tree, memory);
   const uint32_t spc = params.l2.slicesPerChannel;
   for (uint32_t c = 0; c < params.dram.channels; ++c) {
@@ -158,6 +159,17 @@ MemorySystemImpl::MemorySystemImpl(const MemoryParams& params, MemoryPlugins& pl
 }
 
 MemorySystemImpl::~MemorySystemImpl() = default;
+
+void MemorySystemImpl::wirePartitions() {
+  const uint32_t parts = params_.l2.partitions;
+  std::vector<uint8_t> sm(params_.numSms), slice(sliceCount(params_));
+  for (uint32_t s = 0; s < params_.numSms; ++s) sm[s] = static_cast<uint8_t>(uint64_t{s} * parts / params_.numSms);
+  const uint32_t channelsPerPart = params_.dram.channels / parts;
+  for (uint32_t s = 0; s < slice.size(); ++s)
+    slice[s] = static_cast<uint8_t>(s / params_.l2.slicesPerChannel / channelsPerPart);
+  requests_.setPartitions(sm, slice, params_.l2.farLatency);
+  replies_.setPartitions(slice, sm, params_.l2.farLatency);
+}
 
 void MemorySystemImpl::wirePages(MemoryPlugins& plugins, config::Tree* tree,
                                  const func::DeviceMemory* memory) {
@@ -349,7 +361,11 @@ void MemorySystemImpl::beginKernel() {
   for (auto& s : slices_) s->beginKernel();
   for (auto& p : l2Policies_) p->beginKernel();
   for (auto& c : compression_) c->beginKernel();
-  for (auto& ch : channels_) ch->resetStats();
+  const Cycle dramNow = nextCycle(kDram);
+  for (auto& ch : channels_) {
+    ch->settleRefresh(dramNow);  // refreshes of the idle time before this kernel are not its own
+    ch->resetStats();
+  }
   requests_.resetStats();
   replies_.resetStats();
   if (links_) links_->resetStats();
@@ -401,7 +417,7 @@ void MemorySystemImpl::reportStats(nlohmann::json& out) const {
   for (const auto& c : compression_) c->reportStats(compression);
   icnt += requests_.stats();
   icnt += replies_.stats();
-  for (const auto& ch : channels_) dram += ch->stats();
+  for (const auto& ch : channels_) dram += ch->statsAt(nextCycle(kDram));
   dram.cycles = (nextCycle(kDram) - kernelStartDram_) * channels_.size();
   l1.toJson(out["l1d"]);
   shared.toJson(out["shared"]);

@@ -108,6 +108,8 @@ class MemorySystemImpl final : public MemorySystem {
   // Marks every cycle that starts at or before `ps` as run (they had nothing to do).
   void catchUp(uint64_t ps);
   void wireModules(MemoryPlugins& plugins, config::Tree* tree);
+  // l2.partitions > 1: the partition of every SM and slice on both crossbars (crossbar.h).
+  void wirePartitions();
   void wirePages(MemoryPlugins& plugins, config::Tree* tree, const func::DeviceMemory* memory);
   void reportModules(nlohmann::json& out) const;
   uint32_t linkPorts() const { return params_.modules > 1 ? params_.modules : 0; }

@@ -38,7 +38,7 @@ TEST(MemorySystem, ReportsEveryCounterByName) {
   for (const char* k : {"accesses", "hits", "misses"}) EXPECT_TRUE(s["const"].contains(k));
   for (const char* k : {"packets", "flits", "stall_cycles"}) EXPECT_TRUE(s["icnt"].contains(k));
   for (const char* k : {"activates", "precharges", "read_bursts", "write_bursts", "row_hits",
-                        "row_misses", "busy_cycles", "cycles"}) {
+                        "row_misses", "busy_cycles", "cycles", "refreshes", "refresh_cycles"}) {
     EXPECT_TRUE(s["dram"].contains(k)) << k;
   }
   EXPECT_EQ(s.size(), 7u);  // no plug-in objects for the baselines
