@@ -10,6 +10,7 @@ namespace warpsim::workloads {
 Workload vecaddWorkload();
 Workload saxpyWorkload();
 Workload sgemmNaiveWorkload();
+Workload sgemvNaiveWorkload();
 Workload sgemmTiledWorkload();
 Workload dgemmTiledWorkload();
 Workload transposeWorkload();
@@ -78,6 +79,7 @@ std::vector<Workload> allWorkloads() {
       vecaddWorkload(),
       saxpyWorkload(),
       sgemmNaiveWorkload(),
+      sgemvNaiveWorkload(),
       sgemmTiledWorkload(),
       dgemmTiledWorkload(),
       transposeWorkload(),
