@@ -55,8 +55,9 @@ run_step "release: ctest" ctest --test-dir build --output-on-failure -j "$jobs"
 # leaves out the tests that only run whole workloads many times over (functional/timing
 # equivalence of the suite, run --all, determinism), the generated-PTX freshness checks and the
 # nvcc-compiled CUDA programs: they exercise no code the unit and integration tests do not, and
-# take hours under the sanitizers. The Release stage runs them all.
-sanitize_exclude='^(Suite/Equivalence|Cli\.RunAll|CliTiming\.|TimingDeterminism\.|ptx_not_stale|workload_ptx_not_stale|cudart_)' 
+# take hours under the sanitizers; likewise the calibration microbenchmarks on whole GPUs
+# (CalibrationOnGpus). The Release stage runs them all.
+sanitize_exclude='^(Suite/Equivalence|Cli\.RunAll|CliTiming\.|TimingDeterminism\.|ptx_not_stale|workload_ptx_not_stale|cudart_|Gpus/CalibrationOnGpus|CalibrationOnGpusDeterminism)' 
 if [[ "${WARPSIM_SKIP_SANITIZE:-0}" == 1 ]]; then
   record "sanitize: build + ctest" "SKIP (WARPSIM_SKIP_SANITIZE=1)"
 else

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands/commands.h"
+#include "commands/calibrate_command.h"
 #include "commands/config_command.h"
 #include "commands/config_model.h"
 #include "commands/report_command.h"
@@ -214,13 +215,31 @@ int main(int argc, char** argv) {
                         "(repeatable: one value per axis, together one point)")
       ->allow_extra_args(false);
 
+  CalibrateArgs calibrate;
+  CLI::App* calibrateCmd = app.add_subcommand(
+      "calibrate", "Run the calibration microbenchmarks on a GPU configuration and compare them "
+                   "with the published figures of its targets file (configs/calibration/); "
+                   "--fit searches the latency keys that bring them there (exit status 3 when a "
+                   "target is missed)");
+  calibrateCmd->add_option("config", calibrate.config, "GPU configuration: a bundled name or a TOML file");
+  calibrateCmd->add_option("--overlay", calibrate.overlays, "Configuration overlay, applied in order (repeatable)");
+  calibrateCmd->add_option("--set", calibrate.sets, "Configuration override key=value (repeatable)");
+  calibrateCmd->add_option("--targets", calibrate.targets,
+                           "Targets file (default: configs/calibration/CONFIG.toml)");
+  calibrateCmd->add_flag("--fit", calibrate.fit,
+                         "Fit each target's `fit` key, in file order, before comparing");
+  calibrateCmd->add_option("--write", calibrate.write, "With --fit: write the fitted keys to this overlay file");
+  calibrateCmd->add_flag("--list", calibrate.list, "List the measurements and what each runs");
+  calibrateCmd->add_flag("--markdown", calibrate.markdown,
+                         "Print the comparison as a Markdown table only (docs/validation.md)");
+
   // CLI11 reports an unknown command only as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string given = argv[1];
     if (given != "run" && given != "list" && given != "ptx-check" && given != "config" &&
-        given != "sweep" && given != "report") {
+        given != "sweep" && given != "report" && given != "calibrate") {
       return fail("unknown command '" + given +
-                      "' (commands: run, list, config, ptx-check, sweep, report)",
+                      "' (commands: run, list, config, ptx-check, sweep, report, calibrate)",
                   2);
     }
   }
@@ -255,6 +274,7 @@ int main(int argc, char** argv) {
     if (sweepStatusCmd->parsed()) return sweepStatusCommand(sweep);
     if (sweepTableCmd->parsed()) return sweepTableCommand(sweep);
     if (reportCmd->parsed()) return reportCommand(report);
+    if (calibrateCmd->parsed()) return calibrateCommand(calibrate);
     if (sweepCmd->parsed()) {
       if (sweep.spec.empty()) return fail("sweep: no spec (warpsim sweep SPEC --out DIR)", 2);
       return runSweepCommand(sweep);
