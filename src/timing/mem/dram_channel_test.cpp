@@ -1,27 +1,16 @@
 #include "timing/mem/dram_channel.h"
+#include "timing/mem/testing/dram_cases.h"
 
 #include <gtest/gtest.h>
 
 namespace warpsim::timing::mem {
 namespace {
 
-// Timings of the GTX 480 defaults: tRCD 12, tRP 12, tRAS 28, tCL 12, tWL 4, tWR 12, tRRD 6,
-// tRC 40; one data-bus cycle per 32-byte burst. Every request below moves 4 bursts (a line).
-DramParams params(DramScheduler s = DramScheduler::FrFcfs) {
-  DramParams p;
-  p.scheduler = s;
-  p.returnLatency = 0;
-  return p;
-}
-
+// GTX 480 timings, no return latency; every request below moves 4 bursts (a line) unless told
+// otherwise (testing/dram_cases.h).
+DramParams params(DramScheduler s = DramScheduler::FrFcfs) { return testing::dramParams(s); }
 DramRequest read(uint32_t bank, uint32_t row, uint32_t tag, uint32_t bursts = 4) {
-  DramRequest r;
-  r.bank = bank;
-  r.row = row;
-  r.tag = tag;
-  r.bursts = bursts;
-  r.sectors = 0xF;
-  return r;
+  return testing::dramRequest(bank, row, tag, false, bursts);
 }
 
 // Runs cycles [from, to) and returns the completions taken, as (tag, cycle).

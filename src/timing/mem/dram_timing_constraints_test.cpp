@@ -5,29 +5,16 @@
 #include "config/config.h"
 #include "timing/mem/dram_channel.h"
 #include "timing/mem/mem_params_config.h"
+#include "timing/mem/testing/dram_cases.h"
 #include "timing/mem/testing/harness.h"
 
 namespace warpsim::timing::mem {
 namespace {
 
-// GTX 480 timings: tRCD 12, tRP 12, tRAS 28, tCL 12, tWL 4, tWR 12, tRRD 6, tRC 40; one bus cycle
-// per burst, no return latency. Every request moves 4 bursts.
-DramParams params(DramScheduler s = DramScheduler::FrFcfs) {
-  DramParams p;
-  p.scheduler = s;
-  p.returnLatency = 0;
-  return p;
-}
-
+// GTX 480 timings, no return latency; every request moves 4 bursts (testing/dram_cases.h).
+DramParams params(DramScheduler s = DramScheduler::FrFcfs) { return testing::dramParams(s); }
 DramRequest req(uint32_t bank, uint32_t row, uint32_t tag, bool write = false) {
-  DramRequest r;
-  r.bank = bank;
-  r.row = row;
-  r.tag = tag;
-  r.bursts = 4;
-  r.sectors = 0xF;
-  r.write = write;
-  return r;
+  return testing::dramRequest(bank, row, tag, write);
 }
 
 using Done = std::vector<std::pair<uint32_t, Cycle>>;

@@ -4,27 +4,14 @@
 #include "config/config.h"
 #include "timing/mem/dram_channel.h"
 #include "timing/mem/mem_params_config.h"
+#include "timing/mem/testing/dram_cases.h"
 
 namespace warpsim::timing::mem {
 namespace {
 
-// GTX 480 timings (tRCD 12, tRP 12, tRAS 28, tCL 12, tRC 40), no return latency; 4 bursts each.
-DramParams params(bool ideal) {
-  DramParams p;
-  p.returnLatency = 0;
-  p.idealRowBuffer = ideal;
-  return p;
-}
-
-DramRequest read(uint32_t bank, uint32_t row, uint32_t tag) {
-  DramRequest r;
-  r.bank = bank;
-  r.row = row;
-  r.tag = tag;
-  r.bursts = 4;
-  r.sectors = 0xF;
-  return r;
-}
+// GTX 480 timings, no return latency; 4 bursts each (testing/dram_cases.h).
+DramParams params(bool ideal) { return testing::dramParams(DramScheduler::FrFcfs, ideal); }
+DramRequest read(uint32_t bank, uint32_t row, uint32_t tag) { return testing::dramRequest(bank, row, tag); }
 
 std::vector<std::pair<uint32_t, Cycle>> run(DramChannel& ch, Cycle to) {
   for (Cycle c = 0; c < to; ++c) ch.cycle(c);
