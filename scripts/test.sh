@@ -56,8 +56,9 @@ run_step "release: ctest" ctest --test-dir build --output-on-failure -j "$jobs"
 # equivalence of the suite, run --all, determinism), the generated-PTX freshness checks and the
 # nvcc-compiled CUDA programs: they exercise no code the unit and integration tests do not, and
 # take hours under the sanitizers; likewise the calibration microbenchmarks on whole GPUs
-# (CalibrationOnGpus). The Release stage runs them all.
-sanitize_exclude='^(Suite/Equivalence|Cli\.RunAll|CliTiming\.|TimingDeterminism\.|ptx_not_stale|workload_ptx_not_stale|cudart_|Gpus/CalibrationOnGpus|CalibrationOnGpusDeterminism)' 
+# (CalibrationOnGpus) and Zorua's runs of whole workloads at the extreme block sizes and register
+# budgets (Suite/ZoruaAtSpecifications: its unit tests run here). The Release stage runs them all.
+sanitize_exclude='^(Suite/Equivalence|Suite/ZoruaAtSpecifications|Cli\.RunAll|CliTiming\.|TimingDeterminism\.|ptx_not_stale|workload_ptx_not_stale|cudart_|Gpus/CalibrationOnGpus|CalibrationOnGpusDeterminism)' 
 if [[ "${WARPSIM_SKIP_SANITIZE:-0}" == 1 ]]; then
   record "sanitize: build + ctest" "SKIP (WARPSIM_SKIP_SANITIZE=1)"
 else
