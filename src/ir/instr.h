@@ -100,6 +100,7 @@ enum Flag : uint32_t {
   kSpill = 1u << 16,      // inserted by register allocation: a spill or call-save ld/st.local
   kRemat = 1u << 17,      // inserted by register allocation: a value re-computed before a use
   kNoFtz = 1u << 18,      // atom/red .noftz: subnormal inputs and results are kept
+  kL2Only = 1u << 19,     // ld .cg / .cv: cached in the L2, not the L1 (PTX cache operators)
 };
 
 enum class SpecialReg : uint8_t {

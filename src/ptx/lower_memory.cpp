@@ -29,6 +29,9 @@ void lowerLoad(InstrBuilder& b, bool isLdu) {
     if (in.space != ir::Space::Global) b.fail("'" + b.opcodeText() + "': .nc needs .global");
     in.flags |= ir::kNonCoherent;
   }
+  // Cache operators: .cg (cache globally) and .cv (fetch again) leave the L1 out; .ca, .cs, .lu
+  // and the L1::/L2:: eviction hints are accepted and not modelled (takeIgnorable).
+  if (b.mods.take("cg") || b.mods.take("cv")) in.flags |= ir::kL2Only;
   in.vec = static_cast<uint8_t>(b.mods.takeVector());
   b.mods.takeIgnorable();
   in.type = b.oneType();

@@ -184,6 +184,8 @@ const Case kCases[] = {
     {.text = "ld.const.f64 %fd1, [%rd1];", .op = Op::Ld, .type = Type::F64, .numSrc = 1, .space = Space::Const},
     {.text = "ld.u32 %r1, [%rd1];", .op = Op::Ld, .type = Type::U32, .numSrc = 1, .space = Space::Generic},
     {.text = "ld.volatile.shared.u32 %r1, [%rd1];", .op = Op::Ld, .type = Type::U32, .numSrc = 1, .flags = ir::kVolatile, .space = Space::Shared},
+    {.text = "ld.global.cg.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];", .op = Op::Ld, .type = Type::U32, .numSrc = 1, .flags = ir::kL2Only, .space = Space::Global, .vec = 4},
+    {.text = "ld.cv.global.f32 %f1, [%rd1];", .op = Op::Ld, .type = Type::F32, .numSrc = 1, .flags = ir::kL2Only, .space = Space::Global},
     {.text = "ld.relaxed.gpu.global.u32 %r1, [%rd1];", .op = Op::Ld, .type = Type::U32, .numSrc = 1, .space = Space::Global},
     {.text = "ld.acquire.sys.u64 %rd1, [%rd2];", .op = Op::Ld, .type = Type::U64, .numSrc = 1, .space = Space::Generic},
     {.text = "ldu.global.f32 %f1, [%rd1];", .op = Op::Ldu, .type = Type::F32, .numSrc = 1, .space = Space::Global},

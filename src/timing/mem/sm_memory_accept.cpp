@@ -145,7 +145,8 @@ uint32_t SmMemoryUnit::queueGlobal(const func::ExecRecord& r, uint32_t mask, uin
     kind = Kind::Store;
   }
   const bool uncached =
-      kind == Kind::Load && (!params_.l1.cacheGlobalLoads || r.instr->has(ir::kVolatile));
+      kind == Kind::Load && (!params_.l1.cacheGlobalLoads || r.instr->has(ir::kVolatile) ||
+                             r.instr->has(ir::kL2Only));
   queueLines(count, kind, ir::Space::Global, slot, uncached);
   return count;
 }
