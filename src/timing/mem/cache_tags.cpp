@@ -17,14 +17,16 @@ CacheTags::CacheTags(const CacheGeometry& g, uint64_t stream)
       replacement_(g.replacement),
       random_((g.seed + stream * 0xD1B54A32D192ED03ull) * 0x9E3779B97F4A7C15ull | 1),
       lines_(size_t{std::max<uint32_t>(g.sets(), 1)} * g.assoc * g.tagFactor),
+      keys_(lines_.size(), kNoKey),
       plru_(g.assoc * g.tagFactor),
       plruBits_(g.replacement == Replacement::Plru ? std::max<uint32_t>(g.sets(), 1) : 0, 0) {}
 
 uint32_t CacheTags::victim(uint32_t set) {
-  const CacheLine* l = &lines_[size_t{set} * ways_];
+  const uint64_t* keys = &keys_[size_t{set} * ways_];
   for (uint32_t w = 0; w < ways_; ++w) {
-    if (!l[w].allocated) return w;
+    if (keys[w] == kNoKey) return w;
   }
+  const CacheLine* l = &lines_[size_t{set} * ways_];
   constexpr uint32_t kLevels = 3;  // PinKind None, Soft, Hard
   // Every candidate hard-pinned: the fixed way 0 unless its fill is on its way.
   auto hardChoice = [&](uint32_t lruHard) { return l[0].pending == 0 ? 0u : lruHard; };
@@ -107,6 +109,7 @@ void CacheTags::install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition
                         PinKind pin, uint32_t bytes) {
   CacheLine& l = line(set, way);
   l.tag = tag;
+  keys_[size_t{set} * ways_ + way] = tag;
   l.valid = l.dirty = l.pending = 0;
   l.size = segments(bytes);
   l.form = 0;
@@ -134,8 +137,11 @@ void CacheTags::install(uint32_t set, uint32_t way, uint64_t tag, InsertPosition
 }
 
 void CacheTags::invalidateAll() {
-  for (CacheLine& l : lines_) {
-    if (l.pending == 0) l = CacheLine{};
+  for (size_t i = 0; i < lines_.size(); ++i) {
+    if (lines_[i].pending == 0) {
+      lines_[i] = CacheLine{};
+      keys_[i] = kNoKey;
+    }
   }
   std::fill(plruBits_.begin(), plruBits_.end(), 0);
 }

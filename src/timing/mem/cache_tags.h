@@ -72,14 +72,17 @@ class CacheTags {
   // Set of a line address by its line number (the L2 passes the slice-local line number).
   uint32_t setOf(uint64_t lineNumber) const { return static_cast<uint32_t>(lineNumber % sets_); }
 
-  // The way of `set` holding line `tag`, or kNoWay.
+  // The way of `set` holding line `tag`, or kNoWay. (It scans the set's keys, 8 bytes a way,
+  // not its lines: L1s of several hundred ways are searched on every access.)
   uint32_t find(uint32_t set, uint64_t tag) const {
-    const CacheLine* l = &lines_[size_t{set} * ways_];
+    const uint64_t* k = &keys_[size_t{set} * ways_];
     for (uint32_t w = 0; w < ways_; ++w) {
-      if (l[w].allocated && l[w].tag == tag) return w;
+      if (k[w] == tag) return w;
     }
     return kNoWay;
   }
+  // A line's state. Its tag and allocation change only through install(), drop() and
+  // invalidateAll(), which keep find()'s keys in step.
   CacheLine& line(uint32_t set, uint32_t way) { return lines_[size_t{set} * ways_ + way]; }
   const CacheLine& line(uint32_t set, uint32_t way) const {
     return lines_[size_t{set} * ways_ + way];
@@ -111,7 +114,10 @@ class CacheTags {
   // The line at (set, way) now takes `bytes` (0: a whole line).
   void resize(uint32_t set, uint32_t way, uint32_t bytes) { line(set, way).size = segments(bytes); }
   // Drops (set, way) without write-back (the caller has evicted it).
-  void drop(uint32_t set, uint32_t way) { line(set, way) = CacheLine{}; }
+  void drop(uint32_t set, uint32_t way) {
+    line(set, way) = CacheLine{};
+    keys_[size_t{set} * ways_ + way] = kNoKey;
+  }
   // Drops every line without pending sectors (kernel boundary for L1s). Dirty data is lost:
   // only caches without dirty lines are invalidated.
   void invalidateAll();
@@ -129,6 +135,10 @@ class CacheTags {
   uint64_t random_;
   int64_t clock_ = 0;
   std::vector<CacheLine> lines_;
+  // Per way: the tag of the allocated line, kNoKey when the way is free. Tags are line numbers,
+  // far below kNoKey.
+  static constexpr uint64_t kNoKey = UINT64_MAX;
+  std::vector<uint64_t> keys_;
   TreePlru plru_;
   std::vector<uint64_t> plruBits_;  // per set (plru only)
 };

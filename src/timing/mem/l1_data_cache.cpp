@@ -301,7 +301,7 @@ uint32_t L1DataCache::invalidate(uint64_t lineAddr) {
     // A fill is on its way: keep the line (and its MSHR) but drop its data.
     line.valid = line.dirty = 0;
   } else {
-    line = CacheLine{};
+    tags_.drop(set, way);
   }
   return dirty;
 }
