@@ -11,7 +11,10 @@ DramChannel::DramChannel(const DramParams& params, uint32_t slices)
       queuedReads_(slices, 0) {
   queue_.reserve(params.queueDepth);
   // Refresh concerns rows: the ideal row buffer has none to close.
-  if (params.tREFI > 0 && !params.idealRowBuffer) refreshDue_ = params.tREFI;
+  if (params.tREFI > 0 && !params.idealRowBuffer) {
+    refreshInterval_ = perBank_ ? params.tREFI / params.banks : params.tREFI;
+    refreshDue_ = refreshInterval_;
+  }
   done_.reserve(slices);
   // Reads waiting plus reads on their way back: at most one completes per burst.
   const uint32_t returning = params.returnLatency / std::max<uint32_t>(params.burstCycles, 1) + 1;
@@ -51,9 +54,13 @@ void DramChannel::cycle(Cycle now) {
       hint_ = now + 1;  // REF or PRE at `now`
       return;
     }
-    if (now >= refreshDue_) {  // still refreshing: no ACT or column command
-      hint_ = refreshNext_;
-      return;
+    if (now >= refreshDue_) {
+      // Still refreshing: all-bank, no ACT or column command; per-bank, none to that bank.
+      if (!perBank_) {
+        hint_ = refreshNext_;
+        return;
+      }
+      refreshingBank_ = refreshBank_;
     }
   }
   Cycle earliest = kNever;
@@ -62,23 +69,44 @@ void DramChannel::cycle(Cycle now) {
   } else {
     hint_ = std::max(earliest, now + 1);
   }
-  hint_ = std::min(hint_, refreshDue_);  // > now here
+  // The next refresh command (> now here): the pending one's, or the next due cycle.
+  hint_ = std::min(hint_, refreshingBank_ == kNoBank ? refreshDue_ : refreshNext_);
+  refreshingBank_ = kNoBank;
 }
 
 bool DramChannel::refreshUpTo(Cycle to) {
   Cycle c = std::max(refreshDue_, refreshCursor_);
   bool issuedLast = false;
   while (c < to) {
-    if (banksIdle_ && c == refreshDue_ && refreshEnd_ <= c) {
+    if (perBank_ && c == refreshDue_ && openBanks_ == 0 && allBanksActivatableAt(c)) {
+      // Every bank closed and free: each per-bank refresh due in [c, to) issues REFpb at its due
+      // cycle (tRFCpb < tREFI: a bank's next one is due after its last has ended).
+      const Cycle n = (to - 1 - c) / refreshInterval_ + 1;
+      const Cycle last = c + (n - 1) * refreshInterval_;
+      stats_.refreshes += n;
+      stats_.refreshCycles += n * params_.tRFCpb;
+      // The last refresh of each bank refreshed (at most one round) sets its actAllowed.
+      const Cycle rounds = std::min<Cycle>(n, banks_.size());
+      for (Cycle i = n - rounds; i < n; ++i) {
+        banks_[(refreshBank_ + i) % banks_.size()].actAllowed =
+            c + i * refreshInterval_ + params_.tRFCpb;
+      }
+      refreshBank_ = static_cast<uint32_t>((refreshBank_ + n) % banks_.size());
+      refreshDue_ = last + refreshInterval_;
+      issuedLast = last == to - 1;
+      c = refreshDue_;
+      break;
+    }
+    if (!perBank_ && banksIdle_ && c == refreshDue_ && refreshEnd_ <= c) {
       // No ACT since the last REF: each refresh due in [c, to) issues REF at its due cycle
       // (tRFC < tREFI), so they are counted at once however long the channel was idle.
-      const Cycle n = (to - 1 - c) / params_.tREFI + 1;
-      const Cycle last = c + (n - 1) * params_.tREFI;
+      const Cycle n = (to - 1 - c) / refreshInterval_ + 1;
+      const Cycle last = c + (n - 1) * refreshInterval_;
       stats_.refreshes += n;
       stats_.refreshCycles += n * params_.tRFC;
       refreshEnd_ = last + params_.tRFC;
       for (Bank& b : banks_) b.actAllowed = refreshEnd_;
-      refreshDue_ = last + params_.tREFI;
+      refreshDue_ = last + refreshInterval_;
       issuedLast = last == to - 1;
       c = refreshDue_;
       break;
@@ -97,7 +125,38 @@ bool DramChannel::refreshUpTo(Cycle to) {
   return issuedLast;
 }
 
+bool DramChannel::allBanksActivatableAt(Cycle c) const {
+  for (const Bank& b : banks_) {
+    if (b.actAllowed > c) return false;
+  }
+  return true;
+}
+
+bool DramChannel::refreshBankCommand(Cycle now, Cycle& earliest) {
+  Bank& b = banks_[refreshBank_];
+  if (b.open) {
+    if (now < b.prechargeAllowed) {
+      earliest = std::min(earliest, b.prechargeAllowed);
+      return false;
+    }
+    precharge(b, now);
+    return true;
+  }
+  // REFpb once the bank could take an ACT (tRP after its PRE, tRC after its ACT).
+  if (now < b.actAllowed) {
+    earliest = std::min(earliest, b.actAllowed);
+    return false;
+  }
+  b.actAllowed = now + params_.tRFCpb;
+  ++stats_.refreshes;
+  stats_.refreshCycles += b.actAllowed - refreshDue_;
+  refreshDue_ += refreshInterval_;
+  refreshBank_ = (refreshBank_ + 1) % static_cast<uint32_t>(banks_.size());
+  return true;
+}
+
 bool DramChannel::refreshCommand(Cycle now, Cycle& earliest) {
+  if (perBank_) return refreshBankCommand(now, earliest);
   if (openBanks_ > 0) {
     for (Bank& b : banks_) {  // lowest-numbered first
       if (!b.open) continue;
@@ -121,7 +180,7 @@ bool DramChannel::refreshCommand(Cycle now, Cycle& earliest) {
   ++stats_.refreshes;
   stats_.refreshCycles += refreshEnd_ - refreshDue_;
   for (Bank& b : banks_) b.actAllowed = refreshEnd_;
-  refreshDue_ += params_.tREFI;
+  refreshDue_ += refreshInterval_;
   banksIdle_ = true;
   return true;
 }
@@ -142,6 +201,7 @@ bool DramChannel::tryColumn(Cycle now, Cycle& earliest) {
     const DramRequest& r = queue_[i];
     const Bank& b = banks_[r.bank];
     if ((!b.open || b.row != r.row) && !params_.idealRowBuffer) continue;
+    if (r.bank == refreshingBank_) continue;  // per-bank refresh due: the bank serves nothing
     const Cycle latency = r.write ? params_.tWL : params_.tCL;
     const Cycle at = std::max({b.columnAllowed, busFree_ > latency ? busFree_ - latency : 0,
                                columnTurn_[r.write]});
@@ -224,6 +284,7 @@ bool DramChannel::tryRowCommand(Cycle now, Cycle& earliest) {
   const size_t considered = fcfs ? 1 : queue_.size();
   for (size_t i = 0; i < considered; ++i) {
     DramRequest& r = queue_[i];
+    if (r.bank == refreshingBank_) continue;  // the refresh precharges it, nothing else
     Bank& b = banks_[r.bank];
     if (b.open) {
       if (b.row == r.row || (!fcfs && openRowWanted_[r.bank])) continue;

@@ -31,6 +31,15 @@
 // commands, `refresh_cycles` the cycles from each refresh's due cycle to the end of its tRFC
 // (counted when REF issues).
 //
+// Per-bank refresh (dram.refresh = per_bank, HBM's single-bank REFSB): refresh k is due at cycle
+// k x (tREFI / banks) and refreshes bank (k - 1) mod banks, so each bank once per tREFI. From its
+// due cycle that bank takes no ACT and no column command (the other banks serve as usual); it is
+// precharged if open (as each PRE is allowed), then REFpb issues once the bank could take an ACT,
+// and the bank may be activated again tRFCpb later. A refresh command has the cycle's command
+// slot before the scheduler. Refreshes are issued in order: one not yet issued delays the next.
+// Idle stretches are settled as for all-bank refresh. Counters as above, per REFpb (its
+// refresh_cycles are one bank's). Not modelled: tRREFD (REFpb to an ACT of another bank).
+//
 // FR-FCFS: the oldest request whose row is open and whose column command can issue now goes
 // first; otherwise the oldest request that needs its bank precharged or activated gets that
 // command, but a bank is not precharged while requests for its open row wait. FCFS: only the
@@ -141,6 +150,9 @@ class DramChannel {
   bool refreshUpTo(Cycle to);
   // One refresh command at `now` if allowed; otherwise `earliest` is when one could issue.
   bool refreshCommand(Cycle now, Cycle& earliest);
+  // Per-bank refresh: PRE of the bank due (refreshBank_) if open, then its REFpb.
+  bool refreshBankCommand(Cycle now, Cycle& earliest);
+  bool allBanksActivatableAt(Cycle c) const;
   void precharge(Bank& b, Cycle now);
   // Each returns whether it issued; otherwise `earliest` is lowered to when its kind of command
   // could issue for some request.
@@ -168,6 +180,13 @@ class DramChannel {
   // refreshEnd_), so the refreshes of an idle stretch can be counted at once.
   Cycle refreshDue_ = kNever, refreshCursor_ = 0, refreshEnd_ = 0, refreshNext_ = 0;
   bool banksIdle_ = false;
+  // Per-bank refresh: refresh k refreshes bank (k - 1) mod banks; refreshBank_ is the bank of
+  // the next (due at refreshDue_). refreshingBank_: during cycle(), the bank whose refresh is
+  // due and not yet issued (it takes no ACT and no column command), else kNoBank.
+  static constexpr uint32_t kNoBank = ~0u;
+  const bool perBank_ = params_.refresh == DramRefresh::PerBank;
+  Cycle refreshInterval_ = 0;  // tREFI, or tREFI / banks per bank
+  uint32_t refreshBank_ = 0, refreshingBank_ = kNoBank;
   Cycle hint_ = 0;  // no command can issue before this cycle
   const ClockDomain* ownClock_ = nullptr;
   const ClockDomain* receiverClock_ = nullptr;

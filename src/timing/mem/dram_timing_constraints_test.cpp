@@ -1,5 +1,6 @@
-// dram.t_wtr, t_rtw, t_faw, t_refi / t_rfc (dram_channel.h): each constraint on a tiny case with
-// its exact cycles. With every one of them 0 the timings are those of dram_channel_test.cpp.
+// dram.t_wtr, t_rtw, t_faw, t_refi / t_rfc, refresh = "per_bank" / t_rfc_pb (dram_channel.h):
+// each constraint on a tiny case with its exact cycles. With every one of them 0 the timings are
+// those of dram_channel_test.cpp.
 #include <gtest/gtest.h>
 
 #include "config/config.h"
@@ -242,6 +243,88 @@ TEST(DramRefresh, DoesNotApplyToTheIdealRowBufferNorTfaw) {
   EXPECT_EQ(ch.statsAt(400).refreshes, 0u);
 }
 
+// ---- per-bank refresh ----
+
+// Four banks, tREFI 400: a per-bank refresh every 100 cycles, banks 0, 1, 2, 3, 0, ...
+DramParams perBankParams() {
+  DramParams p = params();
+  p.banks = 4;
+  p.tREFI = 400;
+  p.refresh = DramRefresh::PerBank;
+  p.tRFCpb = 30;
+  return p;
+}
+
+TEST(DramPerBankRefresh, BlocksOnlyItsBankWhileTheOthersServe) {
+  for (bool byHints : {false, true}) {
+    DramChannel ch(perBankParams(), 1);
+    ch.enqueue(req(0, 1, 1));
+    Done done = byHints ? runByHints(ch, 0, 100) : run(ch, 0, 100);
+    ASSERT_EQ(done.size(), 1u);
+    EXPECT_EQ(done[0].second, 28u);  // ACT 0, RD 12; the row stays open
+    ch.enqueue(req(0, 1, 2));        // at 100, a row hit in the bank whose refresh is due
+    ch.enqueue(req(1, 5, 3));        // another bank
+    done = byHints ? runByHints(ch, 100, 300) : run(ch, 100, 300);
+    // Refresh 1 (bank 0) due at 100: PRE 100, REFpb at 100 + tRP = 112, bank 0 closed until
+    // 112 + tRFCpb = 142. Bank 1 serves meanwhile: ACT 101, RD 113 -> data 125..129. The row
+    // hit waits for the refresh and is now a row miss: ACT 142, RD 154 -> data 166..170.
+    // (All-bank refresh would hold bank 1 too; without refresh: RD(2) 100 -> 116.)
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(done[0], (std::pair<uint32_t, Cycle>{3, 129})) << byHints;
+    EXPECT_EQ(done[1], (std::pair<uint32_t, Cycle>{2, 170})) << byHints;
+    EXPECT_EQ(ch.stats().refreshes, 1u);
+    EXPECT_EQ(ch.stats().refreshCycles, 142u - 100);
+    // Refresh 2 (bank 1, open since 101) due at 200 while the channel is idle: PRE 200, REFpb
+    // 212, end 242. Refresh 3 is due at 300, not before.
+    EXPECT_EQ(ch.statsAt(300).refreshes, 2u);
+    EXPECT_EQ(ch.statsAt(300).refreshCycles, 42u + 42);
+    EXPECT_EQ(ch.statsAt(300).precharges, 2u);
+    EXPECT_EQ(ch.stats().activates, 3u);  // 0, 101, 142
+  }
+}
+
+TEST(DramPerBankRefresh, ARowHitStreamInAnotherBankLosesOnlyTheRefCommandSlot) {
+  DramParams p = perBankParams();
+  p.queueDepth = 64;
+  DramChannel ch(p, 1);
+  for (uint32_t i = 0; i < 30; ++i) ch.enqueue(req(1, 1, i));
+  const Done done = run(ch, 0, 400);
+  // ACT 0, RD i at 12 + 4i -> done 28 + 4i. Refresh 1 (bank 0, closed) issues REFpb at its due
+  // cycle 100, the cycle RD 22 would have had (one command per cycle): reads 22.. one cycle
+  // later. The stream crosses the refresh without stopping.
+  ASSERT_EQ(done.size(), 30u);
+  for (uint32_t i = 0; i < 30; ++i) EXPECT_EQ(done[i].second, 28u + 4 * i + (i >= 22)) << i;
+  EXPECT_EQ(ch.stats().rowHits, 29u);
+  EXPECT_EQ(ch.stats().refreshes, 1u);
+  EXPECT_EQ(ch.stats().refreshCycles, 30u);
+}
+
+TEST(DramPerBankRefresh, RefreshesEveryBankInTurnOverAWindow) {
+  DramChannel ch(perBankParams(), 1);
+  ch.enqueue(req(0, 1, 1));
+  run(ch, 0, 1010);
+  // Refresh 1 (bank 0, open): PRE 100, REFpb 112 (end 142); refreshes 2..10 at 200, ..., 1000
+  // at their due cycles (banks closed), banks 1, 2, 3, 0, 1, 2, 3, 0, 1.
+  EXPECT_EQ(ch.stats().refreshes, 0u);
+  EXPECT_EQ(ch.statsAt(1000).refreshes, 9u);
+  EXPECT_EQ(ch.statsAt(1001).refreshes, 10u);
+  EXPECT_EQ(ch.statsAt(1010).refreshCycles, 42u + 9 * 30);
+  EXPECT_EQ(ch.statsAt(4010).refreshes, 40u);  // one per 100 cycles: tREFI / banks
+  ch.enqueue(req(1, 1, 2));  // bank 1: refreshed at 1000, closed until 1030
+  ch.enqueue(req(2, 1, 3));  // bank 2: refreshed at 700, free
+  const Done done = run(ch, 1010, 1200);
+  // ACT(bank 2) 1010, RD 1022 -> data 1034..1038; ACT(bank 1) 1030, RD 1042 -> 1054..1058.
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(done[0], (std::pair<uint32_t, Cycle>{3, 1038}));
+  EXPECT_EQ(done[1], (std::pair<uint32_t, Cycle>{2, 1058}));
+  EXPECT_EQ(ch.stats().refreshes, 10u);
+  // Refresh 11 (bank 2, open since 1010) at 1100: PRE 1100, REFpb 1112, end 1142.
+  EXPECT_EQ(ch.statsAt(1200).refreshCycles, 312u + 42);
+  ch.settleRefresh(1200);
+  EXPECT_EQ(ch.stats().refreshes, 11u);
+  EXPECT_EQ(ch.stats().precharges, 2u);
+}
+
 // ---- configuration ----
 
 TEST(DramTimingConstraints, AreConfigurationKeysOffByDefault) {
@@ -260,6 +343,21 @@ TEST(DramTimingConstraints, AreConfigurationKeysOffByDefault) {
   EXPECT_THROW(readMemoryParams(bad, 15, 1400), config::Error);
   config::Tree noRfc = config::Tree::fromString("[dram]\nt_refi = 100\n");
   EXPECT_THROW(readMemoryParams(noRfc, 15, 1400), config::Error);
+  EXPECT_EQ(d.refresh, DramRefresh::AllBank);
+  config::Tree perBank = config::Tree::fromString(
+      "[dram]\nt_refi = 4738\nrefresh = \"per_bank\"\nt_rfc_pb = 195\n");
+  const DramParams pb = readMemoryParams(perBank, 15, 1400).dram;
+  EXPECT_EQ(pb.refresh, DramRefresh::PerBank);
+  EXPECT_EQ(pb.tRFCpb, 195u);
+  config::Tree noRfcPb =
+      config::Tree::fromString("[dram]\nt_refi = 4738\nrefresh = \"per_bank\"\n");
+  EXPECT_THROW(readMemoryParams(noRfcPb, 15, 1400), config::Error);
+  // 16 banks, t_refi 100: a bank's refreshes are 6 x 16 = 96 cycles apart, shorter than t_rfc_pb.
+  config::Tree longRfcPb = config::Tree::fromString(
+      "[dram]\nt_refi = 100\nrefresh = \"per_bank\"\nt_rfc_pb = 98\n");
+  EXPECT_THROW(readMemoryParams(longRfcPb, 15, 1400), config::Error);
+  config::Tree badName = config::Tree::fromString("[dram]\nrefresh = \"per-bank\"\n");
+  EXPECT_THROW(readMemoryParams(badName, 15, 1400), config::Error);
 }
 
 // ---- through the memory system ----

@@ -52,7 +52,15 @@ void validate(const MemoryParams& p) {
   checkPow2("dram.interleave_bytes", p.dram.interleaveBytes);
   if (p.dram.interleaveBytes < p.l2.cache.lineBytes)
     fail("dram.interleave_bytes must be at least l2.line");
-  if (p.dram.tREFI > 0 && (p.dram.tRFC == 0 || p.dram.tRFC >= p.dram.tREFI))
+  if (p.dram.tREFI > 0 && p.dram.refresh == DramRefresh::PerBank &&
+      (p.dram.tRFCpb == 0 || p.dram.tREFI / p.dram.banks == 0 ||
+       p.dram.tRFCpb >= p.dram.tREFI / p.dram.banks * p.dram.banks))
+    fail("dram.t_rfc_pb = " + std::to_string(p.dram.tRFCpb) +
+         " must be at least 1 and below the time a bank's refreshes are apart (dram.t_refi / "
+         "banks x banks = " + std::to_string(p.dram.tREFI / p.dram.banks * p.dram.banks) +
+         ") with per-bank refresh");
+  if (p.dram.tREFI > 0 && p.dram.refresh == DramRefresh::AllBank &&
+      (p.dram.tRFC == 0 || p.dram.tRFC >= p.dram.tREFI))
     fail("dram.t_rfc = " + std::to_string(p.dram.tRFC) + " must be in [1, dram.t_refi = " +
          std::to_string(p.dram.tREFI) + ") when refresh is modelled");
   if (p.dram.channels % p.l2.partitions != 0)

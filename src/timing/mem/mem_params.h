@@ -99,6 +99,10 @@ struct L2Params {
 };
 
 enum class DramScheduler : uint8_t { FrFcfs, Fcfs };
+// All-bank refresh: the whole channel stops for tRFC every tREFI. Per-bank refresh (HBM's REFSB,
+// LPDDR's REFpb): one bank at a time, round robin, every tREFI / banks; that bank is busy for
+// tRFCpb while the others keep serving (dram_channel.h).
+enum class DramRefresh : uint8_t { AllBank, PerBank };
 
 struct DramParams {
   uint32_t channels = 6;
@@ -109,6 +113,8 @@ struct DramParams {
   // 0 = not modelled (dram_channel.h): write-to-read and read-to-write turnaround, the
   // four-activate window, and all-bank refresh (interval tREFI, duration tRFC).
   uint32_t tWTR = 0, tRTW = 0, tFAW = 0, tREFI = 0, tRFC = 0;
+  DramRefresh refresh = DramRefresh::AllBank;
+  uint32_t tRFCpb = 0;  // per-bank refresh: REFpb to the next ACT of that bank
   uint32_t burstCycles = 1;      // data-bus cycles per 32-byte burst
   uint32_t returnLatency = 100;  // DRAM cycles from the last burst to the data at the L2
                                  // (memory controller, PHY and return path)

@@ -275,6 +275,16 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
   m.tRFC = d.u32("t_rfc", m.tRFC,
                  "REF to the next ACT (the channel refreshing), DRAM cycles; read with t_refi > 0",
                  0, 1000000);
+  const std::string refresh =
+      d.choice("refresh", "all_bank", {"all_bank", "per_bank"},
+               "all_bank: the channel refreshes every bank at once for t_rfc every t_refi; "
+               "per_bank: one bank at a time, round robin, every t_refi / banks, for t_rfc_pb "
+               "(HBM's single-bank refresh), the other banks serving meanwhile");
+  m.refresh = refresh == "per_bank" ? DramRefresh::PerBank : DramRefresh::AllBank;
+  m.tRFCpb = d.u32("t_rfc_pb", m.tRFCpb,
+                   "per-bank refresh: REFpb to the next ACT of its bank, DRAM cycles; read with "
+                   "t_refi > 0 and refresh = \"per_bank\"",
+                   0, 1000000);
   m.burstCycles =
       d.u32("burst_cycles", m.burstCycles,
             "data-bus cycles per 32-byte burst (32 / (bus bytes x transfers per cycle))", 1, 1000);
