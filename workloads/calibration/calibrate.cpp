@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "runtime/error.h"
+
 namespace warpsim::calibration {
 
 namespace {
@@ -61,6 +63,18 @@ FitResult fit(const GpuSpec& spec, const TargetSet& targets,
       if (it == seen.end()) it = seen.emplace(v, take(t, s, t.fit, v)).first;
       return it->second;
     };
+    // A value the simulator rejects (out of the key's range, e.g. a latency of 0: the device
+    // reports it as a runtime::Error) is left out of the search.
+    auto admissible = [&](int64_t v) {
+      try {
+        at(v);
+        return true;
+      } catch (const config::Error&) {
+        return false;
+      } catch (const runtime::Error&) {
+        return false;
+      }
+    };
     // Secant steps from the present value and value + step, then the neighbours of the best.
     int64_t a = v0, b = v0 + std::max<int64_t>(8, v0 / 4);
     for (int i = 0; i < 6; ++i) {
@@ -68,8 +82,7 @@ FitResult fit(const GpuSpec& spec, const TargetSet& targets,
       const double slope = (mb - ma) / static_cast<double>(b - a);
       if (std::fabs(slope) < 1e-9) break;
       const int64_t aim = std::max<int64_t>(0, std::llround(b + (t.goal() - mb) / slope));
-      if (seen.count(aim) != 0) break;
-      at(aim);
+      if (seen.count(aim) != 0 || !admissible(aim)) break;
       a = b;
       b = aim;
     }
@@ -83,7 +96,7 @@ FitResult fit(const GpuSpec& spec, const TargetSet& targets,
     };
     int64_t best = bestSeen();
     for (int64_t v : {best - 2, best - 1, best + 1, best + 2}) {
-      if (v >= 0) at(v);
+      if (v >= 0) admissible(v);
     }
     best = bestSeen();
     const FittedKey k{t.fit, static_cast<double>(v0), static_cast<double>(best), t.measurement,

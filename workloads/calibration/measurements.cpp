@@ -67,11 +67,58 @@ std::vector<Measurement> build() {
                }});
   m.push_back({"dram_bandwidth_fraction", "of peak",
                "a 16-byte-per-thread copy of 64 MB by 4 CTAs of 256 threads per SM: DRAM bytes "
-               "read and written per core cycle over the peak the configuration gives",
+               "read and written (the DRAM's own count: with an L2 of tens of MB part of the "
+               "written data is still in it at the end) per core cycle over the peak the "
+               "configuration gives",
                [](Probe& p) {
                  const uint32_t sms = p.tree().section("gpu").u32("num_sms", 15, "");
                  return streamBytesPerCycle(p.device(), p.micro(), 64ull << 20, 4 * sms) /
                         dramPeakBytesPerCycle(p.tree());
+               }});
+  m.push_back({"shared_hit_cycles", "cycles",
+               "one thread chases pointers over a ring of 256 4-byte nodes in shared memory: core "
+               "cycles per dependent ld.shared (256 hops)",
+               [](Probe& p) { return sharedChaseCyclesPerHop(p.device(), p.micro(), 256); }});
+  m.push_back({"const_hit_cycles", "cycles",
+               "one thread chases word indices over a 1 KB ring (a node per 64 bytes) in constant "
+               "memory, warm: core cycles per hop (mad.wide + ld.const), constant-cache hits",
+               [](Probe& p) { return constChaseCyclesPerHop(p.device(), p.micro(), 1024, 64, 64, 256); }});
+  m.push_back({"const_miss_cycles", "cycles",
+               "the constant chase over a 32 KB ring (a node per 64 bytes), larger than the constant "
+               "cache: every hop misses it (the published figure is the L1.5 constant level's)",
+               [](Probe& p) { return constChaseCyclesPerHop(p.device(), p.micro(), 32768, 64, 512, 256); }});
+  m.push_back({"ffma_dependent_cycles", "cycles",
+               "one thread runs a chain of dependent fma.rn.f32: core cycles per operation",
+               [](Probe& p) { return dependentCyclesPerOp(p.device(), p.micro(), DependentOp::Ffma, 16); }});
+  m.push_back({"dfma_dependent_cycles", "cycles",
+               "one thread runs a chain of dependent fma.rn.f64: core cycles per operation",
+               [](Probe& p) { return dependentCyclesPerOp(p.device(), p.micro(), DependentOp::Dfma, 16); }});
+  m.push_back({"dadd_dependent_cycles", "cycles",
+               "one thread runs a chain of dependent add.f64: core cycles per operation",
+               [](Probe& p) { return dependentCyclesPerOp(p.device(), p.micro(), DependentOp::Dadd, 16); }});
+  m.push_back({"l1_bandwidth_bytes_per_cycle", "B/cycle",
+               "32 warps on one SM load their own lines of an 8 KB L1-resident set, coalesced (4 "
+               "bytes per lane): bytes to the threads per core cycle, one SM",
+               [](Probe& p) {
+                 return l1BandwidthPerSm(p.device(), p.micro(), L1Pattern::Coalesced, 32, 16).bytesPerCycle;
+               }});
+  m.push_back({"l1_broadcast_bandwidth_bytes_per_cycle", "B/cycle",
+               "the same with every lane of a warp loading one word: bytes to the threads per core "
+               "cycle, one SM",
+               [](Probe& p) {
+                 return l1BandwidthPerSm(p.device(), p.micro(), L1Pattern::Broadcast, 32, 16).bytesPerCycle;
+               }});
+  m.push_back({"shared_bandwidth_bytes_per_cycle", "B/cycle",
+               "32 warps on one SM run conflict-free 4-byte ld.shared: bytes per core cycle, one SM",
+               [](Probe& p) { return sharedBandwidthPerSm(p.device(), p.micro(), 32, 16); }});
+  m.push_back({"l2_bandwidth_bytes_per_cycle", "B/cycle",
+               "4 CTAs of 256 threads per SM read a warm 2 MB set (half the L2 where it is smaller "
+               "than 4 MB) with 16-byte ld.global.cg, 16 x 4 loads per thread: bytes per core cycle, GPU-wide",
+               [](Probe& p) {
+                 const uint64_t l2 = p.device().properties().l2Bytes;
+                 const uint64_t set = (l2 >= (4u << 20) ? (2u << 20) : l2 / 2) / 16384 * 16384;
+                 const uint32_t sms = p.device().properties().numSms;
+                 return l2BandwidthBytesPerCycle(p.device(), p.micro(), set, 4 * sms, 16);
                }});
   return m;
 }
