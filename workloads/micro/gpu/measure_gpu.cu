@@ -119,53 +119,26 @@ __global__ void sharedChaseKernel(unsigned hops, unsigned long long* out) {
 // x = x + 1 from x = 0, 16 operations per iteration, each using the previous one's result; the
 // constants come from parameters so the compiler cannot fold them. out[0] = cycles, out[1] =
 // the result (16 x iters exactly).
-__global__ void ffmaKernel(unsigned iters, float one, unsigned long long* out) {
-  float x = one - one;
-#define FFMA "fma.rn.f32 %0, %0, %1, %1;\n\t"
-  const long long t0 = readClock();
-  for (unsigned i = 0; i < iters; ++i) {
-    asm volatile(FFMA FFMA FFMA FFMA FFMA FFMA FFMA FFMA FFMA FFMA FFMA FFMA FFMA FFMA FFMA
-                 "fma.rn.f32 %0, %0, %1, %1;"
-                 : "+f"(x)
-                 : "f"(one));
+// One kernel per operation: `op` 16 times per iteration on x (constraint letter `c`).
+#define DEPENDENT_KERNEL(name, T, c, op)                                                  \
+  __global__ void name(unsigned iters, T one, unsigned long long* out) {                  \
+    T x = one - one;                                                                       \
+    const long long t0 = readClock();                                                      \
+    for (unsigned i = 0; i < iters; ++i) {                                                 \
+      asm volatile(op "\n\t" op "\n\t" op "\n\t" op "\n\t" op "\n\t" op "\n\t" op "\n\t" op \
+                   "\n\t" op "\n\t" op "\n\t" op "\n\t" op "\n\t" op "\n\t" op "\n\t" op    \
+                   "\n\t" op                                                               \
+                   : "+" c(x)                                                              \
+                   : c(one));                                                              \
+    }                                                                                      \
+    storeU64(out + 1, static_cast<unsigned long long>(x));                                 \
+    const long long t1 = readClock();                                                      \
+    out[0] = static_cast<unsigned long long>(t1 - t0);                                     \
   }
-#undef FFMA
-  storeU64(out + 1, static_cast<unsigned long long>(x));
-  const long long t1 = readClock();
-  out[0] = static_cast<unsigned long long>(t1 - t0);
-}
-
-__global__ void dfmaKernel(unsigned iters, double one, unsigned long long* out) {
-  double x = one - one;
-#define DFMA "fma.rn.f64 %0, %0, %1, %1;\n\t"
-  const long long t0 = readClock();
-  for (unsigned i = 0; i < iters; ++i) {
-    asm volatile(DFMA DFMA DFMA DFMA DFMA DFMA DFMA DFMA DFMA DFMA DFMA DFMA DFMA DFMA DFMA
-                 "fma.rn.f64 %0, %0, %1, %1;"
-                 : "+d"(x)
-                 : "d"(one));
-  }
-#undef DFMA
-  storeU64(out + 1, static_cast<unsigned long long>(x));
-  const long long t1 = readClock();
-  out[0] = static_cast<unsigned long long>(t1 - t0);
-}
-
-__global__ void daddKernel(unsigned iters, double one, unsigned long long* out) {
-  double x = one - one;
-#define DADD "add.f64 %0, %0, %1;\n\t"
-  const long long t0 = readClock();
-  for (unsigned i = 0; i < iters; ++i) {
-    asm volatile(DADD DADD DADD DADD DADD DADD DADD DADD DADD DADD DADD DADD DADD DADD DADD
-                 "add.f64 %0, %0, %1;"
-                 : "+d"(x)
-                 : "d"(one));
-  }
-#undef DADD
-  storeU64(out + 1, static_cast<unsigned long long>(x));
-  const long long t1 = readClock();
-  out[0] = static_cast<unsigned long long>(t1 - t0);
-}
+DEPENDENT_KERNEL(ffmaKernel, float, "f", "fma.rn.f32 %0, %0, %1, %1;")
+DEPENDENT_KERNEL(dfmaKernel, double, "d", "fma.rn.f64 %0, %0, %1, %1;")
+DEPENDENT_KERNEL(daddKernel, double, "d", "add.f64 %0, %0, %1;")
+#undef DEPENDENT_KERNEL
 
 // Streaming copy, 16 bytes per thread, grid-stride (micro.ptx `stream_copy`).
 __global__ void copyKernel(const uint4* src, uint4* dst, size_t n) {
