@@ -19,10 +19,6 @@ const std::map<std::string, std::string> kNotYetMet = {
      "the copy reaches 0.47 of peak (0.79 with dram.ideal_row_buffer): HBM3's 160 32-bit "
      "pseudo-channels, each with its own banks and activate window, are modelled as 80 64-bit "
      "channels, whose activates the copy's row misses exhaust"},
-    {"v100/const_miss_cycles",
-     "no L1.5 constant level is modelled: a constant-cache miss reads the line from the L2 (about "
-     "the L2 hit latency), where the published figure is the L1.5's hit"},
-    {"h100/const_miss_cycles", "as v100"},
     {"h100/l2_bandwidth_bytes_per_cycle",
      "the reply crossbar's FIFO input queues block at the head of the line near 59% of the slices' "
      "port rate; with a100's 64-byte ports (flits_per_cycle 2) 80 slices reach about 2100 B/cycle, "

@@ -131,12 +131,12 @@ TEST_P(MicroTiming, SharedChaseFollowsTheSharedLatencyCycleForCycle) {
   EXPECT_NEAR(f, 20.0 + 4.0, 0.05);
 }
 
-TEST_P(MicroTiming, ConstChaseFollowsTheConstantCacheAndTheL2) {
+TEST_P(MicroTiming, ConstChaseFollowsTheConstantCacheTheL15AndTheL2) {
   const std::string c = GetParam();
   const double coreMhz = configured(c, "clocks", "core"), l2Mhz = configured(c, "clocks", "l2");
   const double l2Latency = configured(c, "l2", "hit_latency");
   const std::vector<std::string> base = {"const.size=8192", "const.line=64", "const.assoc=2", "const.replacement=lru",
-                                         "sm.units.alu.latency=4"};
+                                         "const.l15_size=0", "sm.units.alu.latency=4"};
   Gpu fast(c, plus(base, {"const.hit_latency=8"})), slow(c, plus(base, {"const.hit_latency=48"}));
   Gpu slowL2(c, plus(base, {"const.hit_latency=8", set("l2.hit_latency", l2Latency + 40)}));
   // 1 KB ring (16 lines) in the 8 KB constant cache: every hop hits, cycle for cycle. A hop is
@@ -152,6 +152,14 @@ TEST_P(MicroTiming, ConstChaseFollowsTheConstantCacheAndTheL2) {
   const double largeL2 = constChaseCyclesPerHop(slowL2.device, slowL2.module, 32768, 64, 512, 256);
   expectWithin(largeL2 - large, 40.0 * coreMhz / l2Mhz, 0.02, "32 KB ring, l2.hit_latency +40");
   EXPECT_GT(large, smallFast + l2Latency * coreMhz / l2Mhz);
+  // With a 64 KB L1.5 the 32 KB ring stays in it after the first lap: every hop misses the
+  // constant cache and is filled from the L1.5, cycle for cycle l15_latency later.
+  Gpu l15(c, plus(base, {"const.hit_latency=8", "const.l15_size=65536", "const.l15_latency=30"}));
+  Gpu l15Slow(c, plus(base, {"const.hit_latency=8", "const.l15_size=65536", "const.l15_latency=70"}));
+  const double near = constChaseCyclesPerHop(l15.device, l15.module, 32768, 64, 512, 256);
+  const double nearSlow = constChaseCyclesPerHop(l15Slow.device, l15Slow.module, 32768, 64, 512, 256);
+  EXPECT_NEAR(nearSlow - near, 40.0, 0.05) << "const.l15_latency 30 -> 70";
+  EXPECT_LT(near, large);
 }
 
 TEST_P(MicroTiming, DependentArithmeticIssuesEveryLatencyPlusTwo) {

@@ -6,9 +6,14 @@ ConstantCache::ConstantCache(const ConstParams& params, SmPort& port, Completion
     : port_(port),
       sink_(sink),
       tags_(params.cache, port.sm()),
-      mshrs_(params.mshrs, params.mshrMerge) {}
+      mshrs_(params.mshrs, params.mshrMerge),
+      l15Latency_(params.l15Latency),
+      fromL15_(params.l15.sizeBytes != 0 ? params.mshrs : 0) {
+  if (params.l15.sizeBytes != 0) l15_.emplace(params.l15, port.sm());
+}
 
-AccessResult ConstantCache::load(uint64_t addr, uint32_t slot, const RequestOrigin& origin) {
+AccessResult ConstantCache::load(uint64_t addr, uint32_t slot, const RequestOrigin& origin,
+                                 Cycle now) {
   const uint64_t line = addr & ~uint64_t{tags_.lineBytes() - 1};
   const uint32_t set = tags_.setOf(line / tags_.lineBytes());
   const uint32_t way = tags_.find(set, line);
@@ -25,7 +30,8 @@ AccessResult ConstantCache::load(uint64_t addr, uint32_t slot, const RequestOrig
   } else {
     const uint32_t victim = tags_.victim(set);
     if (victim == kNoWay || mshrs_.full()) return AccessResult::Stalled;
-    if (port_.room() == 0) {
+    const bool inL15 = l15_ && l15Holds(line);
+    if (!inL15 && port_.room() == 0) {
       port_.noteStall();
       return AccessResult::Stalled;
     }
@@ -34,14 +40,48 @@ AccessResult ConstantCache::load(uint64_t addr, uint32_t slot, const RequestOrig
     const uint32_t e = mshrs_.allocate(line, set, victim);
     mshrs_.entry(e).pending = tags_.allSectors();
     mshrs_.addWaiter(e, slot, tags_.allSectors());
-    port_.send(PacketKind::Read, line, tags_.allSectors(), 0, ReplyTo::ConstMshr, e, origin);
+    if (inL15) {
+      fromL15_.push(L15Fill{now + l15Latency_, e});
+      ++stats_.l15Hits;
+    } else {
+      port_.send(PacketKind::Read, line, tags_.allSectors(), 0, ReplyTo::ConstMshr, e, origin);
+      if (l15_) ++stats_.l15Misses;
+    }
   }
   ++stats_.accesses;
   ++stats_.misses;
   return AccessResult::Waiting;
 }
 
+bool ConstantCache::l15Holds(uint64_t line) {
+  const uint64_t l15Line = line & ~uint64_t{l15_->lineBytes() - 1};
+  const uint32_t set = l15_->setOf(l15Line / l15_->lineBytes());
+  const uint32_t way = l15_->find(set, l15Line);
+  const uint32_t sector = 1u << ((line - l15Line) / l15_->sectorBytes());
+  if (way == kNoWay || (l15_->line(set, way).valid & sector) == 0) return false;
+  l15_->touch(set, way);
+  return true;
+}
+
+void ConstantCache::l15Install(uint64_t line) {
+  const uint64_t l15Line = line & ~uint64_t{l15_->lineBytes() - 1};
+  const uint32_t set = l15_->setOf(l15Line / l15_->lineBytes());
+  uint32_t way = l15_->find(set, l15Line);
+  if (way == kNoWay) {
+    way = l15_->victim(set);  // never kNoWay: L1.5 lines have no pending sectors
+    l15_->install(set, way, l15Line, InsertPosition::Mru, PinKind::None);
+  } else {
+    l15_->touch(set, way);
+  }
+  l15_->line(set, way).valid |= 1u << ((line - l15Line) / l15_->sectorBytes());
+}
+
 void ConstantCache::fill(uint32_t mshr, Cycle now) {
+  if (l15_) l15Install(mshrs_.entry(mshr).tag);
+  complete(mshr, now);
+}
+
+void ConstantCache::complete(uint32_t mshr, Cycle now) {
   MshrTable::Entry& e = mshrs_.entry(mshr);
   CacheLine& line = tags_.line(e.set, e.way);
   line.valid = tags_.allSectors();

@@ -39,6 +39,18 @@ void validate(const MemoryParams& p) {
   if (p.numSms == 0 || p.numSms > 65535) fail("the number of SMs must be in [1, 65535]");
   checkCache("l1", p.l1.cache, 1, true);
   checkCache("const", p.constant.cache, 1, false);
+  if (p.constant.l15.sizeBytes != 0) {
+    const CacheGeometry& g = p.constant.l15;
+    checkPow2("const.l15_line", g.lineBytes);
+    const std::string line = std::to_string(g.lineBytes);
+    if (g.lineBytes < g.sectorBytes || g.lineBytes / g.sectorBytes > 32)
+      fail("const.l15_line = " + line + " must hold 1 to 32 constant-cache lines (const.line = " +
+           std::to_string(g.sectorBytes) + ")");
+    const uint64_t unit = uint64_t{g.assoc} * g.lineBytes;
+    if (g.sizeBytes % unit != 0)
+      fail("const.l15_size = " + std::to_string(g.sizeBytes) +
+           " is not a multiple of l15_assoc x l15_line = " + std::to_string(unit));
+  }
   const uint32_t slices = p.dram.channels * p.l2.slicesPerChannel;
   if (slices == 0 || slices > 65535)
     fail("dram.channels x l2.slices_per_channel must be in [1, 65535]");

@@ -70,6 +70,10 @@ struct ConstParams {
   uint32_t mshrs = 8;
   uint32_t mshrMerge = 8;
   uint32_t hitLatency = 8;
+  // The SM's second constant level (the L1.5 of Volta and later; sizeBytes 0: none). Its
+  // sectors are constant-cache lines: an L1 miss it holds is filled from it.
+  CacheGeometry l15{0, 8, 256, 64, Replacement::Lru, 1};
+  uint32_t l15Latency = 0;  // core cycles from an L1 miss to the line's fill from the L1.5
 };
 
 struct IcntParams {

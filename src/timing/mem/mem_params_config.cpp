@@ -201,6 +201,19 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
       cc.u32("mshr_merge", p.constant.mshrMerge, "requests one MSHR entry holds", 1, 256);
   p.constant.hitLatency =
       cc.u32("hit_latency", p.constant.hitLatency, "core cycles to data ready on a hit", 0, 100000);
+  CacheGeometry& l15 = p.constant.l15;
+  l15.sizeBytes = cc.u64("l15_size", l15.sizeBytes,
+                         "bytes of the SM's second constant level (L1.5) behind the constant cache; "
+                         "0: none (misses go to the L2)",
+                         0, uint64_t{1} << 30);
+  l15.assoc = cc.u32("l15_assoc", l15.assoc, "L1.5 ways per set", 1, 1024);
+  l15.lineBytes = cc.u32("l15_line", l15.lineBytes,
+                         "L1.5 line size in bytes (power of two, a multiple of const.line)", 8, 4096);
+  l15.sectorBytes = p.constant.cache.lineBytes;  // the L1.5 holds whole constant-cache lines
+  p.constant.l15Latency =
+      cc.u32("l15_latency", p.constant.l15Latency,
+             "core cycles from a constant-cache miss to its fill when the L1.5 holds the line", 0,
+             100000);
 
   config::Section ic = tree.section("icnt");
   p.icnt.latency =

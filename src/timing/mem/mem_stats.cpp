@@ -74,11 +74,14 @@ ConstStats& ConstStats::operator+=(const ConstStats& o) {
   accesses += o.accesses;
   hits += o.hits;
   misses += o.misses;
+  l15Hits += o.l15Hits;
+  l15Misses += o.l15Misses;
   return *this;
 }
 
 void ConstStats::toJson(nlohmann::json& out) const {
-  out = {{"accesses", accesses}, {"hits", hits}, {"misses", misses}};
+  out = {{"accesses", accesses}, {"hits", hits},           {"misses", misses},
+         {"l15_hits", l15Hits},  {"l15_misses", l15Misses}};
 }
 
 IcntStats& IcntStats::operator+=(const IcntStats& o) {

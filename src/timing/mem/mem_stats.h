@@ -51,6 +51,7 @@ struct StorageBankStats {
 
 struct ConstStats {
   uint64_t accesses = 0, hits = 0, misses = 0;  // one per distinct address of a warp
+  uint64_t l15Hits = 0, l15Misses = 0;            // misses the L1.5 filled / passed to the L2
   ConstStats& operator+=(const ConstStats& o);
   void toJson(nlohmann::json& out) const;
 };

@@ -101,6 +101,7 @@ RequestOrigin SmMemoryUnit::originOf(const Access& a) const {
 void SmMemoryUnit::cycle(Cycle now) {
   lastCycle_ = now;
   takeReply(now);
+  const_.cycle(now);
   if (!refused_.empty()) redoRefused(now);
   if (heldStores_.waitingForPort()) heldStores_.send(port_);
   if (!fences_.empty()) {
@@ -317,7 +318,7 @@ bool SmMemoryUnit::startAccess(const Access& a, Cycle now) {
       break;
     }
     case Kind::Const: {
-      const AccessResult r = const_.load(a.line, a.slot, originOf(a));
+      const AccessResult r = const_.load(a.line, a.slot, originOf(a), now);
       if (r == AccessResult::Stalled) return false;
       if (r == AccessResult::Done) completeAccess(a.slot, now + params_.constant.hitLatency);
       break;
@@ -379,6 +380,7 @@ Cycle SmMemoryUnit::nextEvent(Cycle now) const {
   Cycle next = kNever;
   if (!side_.empty() || !queue_.empty()) next = std::max(now, portFree_);
   if (!due_.empty()) next = std::min(next, std::max(now, due_.front().at));
+  next = std::min(next, std::max(now, const_.nextEvent()));
   return next;
 }
 
