@@ -109,7 +109,7 @@ TEST(Cli, UnknownModeIsRefusedClearly) {
 }
 
 TEST(Cli, RunAllPrintsOneLinePerWorkloadAndACount) {
-  CliResult r = runCli({"run", "--all", "--size", "small", "--estimate-resources"});
+  CliResult r = runCli({"run", "--all", "--size", "small", "--mode", "functional", "--estimate-resources"});
   EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
   std::vector<std::string> out = lines(r.out);
   ASSERT_EQ(out.size(), 66u) << r.out;
