@@ -40,7 +40,7 @@ std::vector<std::string> names(bool overlays) {
 
 TEST(Bundled, ListsTheGpusAndOverlays) {
   EXPECT_EQ(names(false),
-            (std::vector<std::string>{"a100", "fermi-caba", "fermi-rfh", "fermi-unified", "gtx480", "gtx980",
+            (std::vector<std::string>{"a100", "fermi-caba", "fermi-rfh", "fermi-unified", "gtx480", "gtx480-hw", "gtx980",
                                       "h100", "k40", "mcm-4gpm", "v100"}));
   // The core's overlays; mechanisms add their own (configs/overlays/<mechanism>*.toml).
   const std::vector<std::string> overlays = names(true);
@@ -125,7 +125,7 @@ TEST(Bundled, VariantsInheritFromTheirBase) {
 TEST(Bundled, DramBandwidthMatchesTheSpecifications) {
   // channels x 32-byte bursts / burst_cycles x DRAM clock, in GB/s.
   const std::pair<const char*, double> kSpec[] = {
-      {"gtx480", 177.4}, {"fermi-rfh", 256.0}, {"k40", 288.0}, {"gtx980", 224.0},
+      {"gtx480", 177.4}, {"gtx480-hw", 177.4}, {"fermi-rfh", 256.0}, {"k40", 288.0}, {"gtx980", 224.0},
       {"v100", 900.0}, {"a100", 1555.0}, {"h100", 3350.0}};
   for (const auto& [gpu, gbps] : kSpec) {
     Tree tree = Tree::load(gpu);

@@ -50,7 +50,7 @@ TEST_P(CalibrationOnGpus, EveryTargetIsMetWithinItsTolerance) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Gpus, CalibrationOnGpus, testing::Values("v100", "a100", "h100"));
+INSTANTIATE_TEST_SUITE_P(Gpus, CalibrationOnGpus, testing::Values("gtx480-hw", "v100", "a100", "h100"));
 
 TEST(CalibrationOnGpusDeterminism, MeasurementsAndFitsRepeatExactly) {
   const GpuSpec a100{"a100", {}, {}};

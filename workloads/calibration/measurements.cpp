@@ -36,9 +36,13 @@ std::vector<Measurement> build() {
                "in the L1: core cycles per dependent load",
                [](Probe& p) { return chaseCyclesPerHop(p.device(), p.micro(), 8192, 128, 64, 256); }});
   m.push_back({"l2_hit_cycles", "cycles",
-               "the chase over a 2 MB ring: larger than any L1, within every L2",
+               "the chase over a 2 MB ring (half the L2 where it is smaller than 4 MB): larger "
+               "than any L1, within every L2",
                [](Probe& p) {
-                 return chaseCyclesPerHop(p.device(), p.micro(), 2 << 20, 128, 16384, 512);
+                 const uint64_t l2 = p.device().properties().l2Bytes;
+                 const uint64_t ring = l2 >= (4u << 20) ? (2u << 20) : l2 / 2 / 128 * 128;
+                 return chaseCyclesPerHop(p.device(), p.micro(), ring, 128,
+                                          static_cast<uint32_t>(ring / 128), 512);
                }});
   m.push_back({"l2_near_hit_cycles", "cycles",
                "the chase over the lines of a 2 MB span that live in SM 0's L2 partition (GPUs "

@@ -87,7 +87,7 @@ TEST(CalibrationTargets, MistakesAreOneLineNamingFileAndLine) {
 }
 
 TEST(CalibrationTargets, EveryBundledTargetsFileIsValid) {
-  for (const char* gpu : {"v100", "a100", "h100"}) {
+  for (const char* gpu : {"gtx480-hw", "v100", "a100", "h100"}) {
     const std::string path = findTargets(gpu);
     ASSERT_FALSE(path.empty()) << gpu;
     const TargetSet s = loadTargets(path);

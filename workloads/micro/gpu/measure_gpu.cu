@@ -330,9 +330,13 @@ std::vector<Measurement> measurements() {
   // Sizes as workloads/calibration/measurements.cpp gives them.
   m.push_back({"l1_hit_cycles", "one-thread chase over an 8 KB ring, a node per 128-byte line, ld.global.ca, warm",
                [](const Settings& s, const Device&) { return chase(s, 8192, 128, 64, 256, 0); }});
-  m.push_back({"l2_hit_cycles", "the chase over a 2 MB ring (larger than the L1, within the L2), warm",
-               [](const Settings& s, const Device&) {
-                 return chase(s, 2 << 20, 128, s.quick ? 16384 : 2 * 16384, 512, 0);
+  m.push_back({"l2_hit_cycles",
+               "the chase over a 2 MB ring (half the L2 where it is smaller than 4 MB: larger than the L1, within the L2), warm",
+               [](const Settings& s, const Device& d) {
+                 const uint64_t l2 = static_cast<uint64_t>(d.prop.l2CacheSize);
+                 const uint64_t ring = l2 >= (4u << 20) ? (2u << 20) : l2 / 2 / 128 * 128;
+                 const uint32_t nodes = static_cast<uint32_t>(ring / 128);
+                 return chase(s, ring, 128, s.quick ? nodes : 2 * nodes, 512, 0);
                }});
   m.push_back({"dram_cycles",
                "the chase over 64 MB (16 MB with --quick) with a 4224-byte stride, after an L2 flush (TLB warm): every load misses the L2",
