@@ -2,11 +2,18 @@
 // L2 slices for requests, slices to SMs for replies), in interconnect cycles.
 //
 // Each input port has a queue of icnt.input_queue packets; a sender that finds it full must
-// wait (back-pressure; it counts a stall cycle). Every cycle each output grants one input whose
-// head packet goes there, round-robin from the input after the last one granted, provided the
+// wait (back-pressure; it counts a stall cycle). An input requests the outputs of the first
+// icnt.lookahead packets of its queue (1: the head only, a FIFO whose head packet for a busy
+// output holds the packets behind it: head-of-line blocking). Every cycle each output grants one
+// requesting input, round-robin from the input after the last one it granted, provided the
 // output and the input are free and the output has a credit (room in its ejection queue of
-// icnt.ejection_queue packets, counting packets on their way). A packet of f flits holds its
-// input and output for ceil(f / icnt.flits_per_cycle) cycles and arrives in the ejection queue
+// icnt.ejection_queue packets, counting packets on their way). The granted packet is the
+// oldest of those first lookahead packets for that output, so packets from one input to one
+// output keep their order. The outputs grant one after another, starting at output
+// (now mod outputs) and going up round-robin, so that no output always comes first; an input
+// sends one packet at a time, so once an output has granted it, the later outputs of the cycle
+// pass it by and grant their next requesting input, if any. A packet of f flits holds its input
+// and output for ceil(f / icnt.flits_per_cycle) cycles and arrives in the ejection queue
 // icnt.latency cycles after its last flit left: granted at cycle t, it arrives at
 // t + ceil(f / flits_per_cycle) - 1 + latency. The receiver pops it from there.
 //
@@ -80,11 +87,11 @@ class Crossbar {
     uint32_t packet;
     Cycle arrival;
   };
-  uint32_t pickInput(uint32_t output) const;
+  void grant(Cycle now, uint32_t input, uint32_t output);
 
   const IcntParams params_;
   PacketPool& pool_;
-  uint32_t inputs_, outputs_, inWords_;
+  uint32_t inputs_, outputs_, inWords_, outWords_;
   std::vector<RingBuffer<uint32_t>> in_;
   std::vector<RingBuffer<Flight>> flight_;
   std::vector<RingBuffer<Flight>> farFlight_;          // packets between partitions (if any)
@@ -98,8 +105,8 @@ class Crossbar {
   std::vector<uint32_t> roundRobin_;
   std::vector<uint64_t> nonEmpty_;   // bitset of inputs with queued packets
   std::vector<uint64_t> wants_;      // per output: bitset of requesting inputs
-  std::vector<uint32_t> requested_;  // outputs with a request this cycle
-  std::vector<uint8_t> isRequested_;
+  std::vector<uint64_t> requested_;  // bitset of outputs with a request this cycle
+  std::vector<uint64_t> grantedNow_; // bitset of inputs granted this cycle
   uint64_t queued_ = 0, inFlight_ = 0, moved_ = 0;
   bool delivered_ = false;
   IcntStats stats_;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace warpsim::timing::mem {
 namespace {
 
@@ -16,9 +18,17 @@ IcntParams params() {
   return p;
 }
 
+IcntParams lookahead(uint32_t packets, uint32_t inputQueue = 4) {
+  IcntParams p = params();
+  p.inputQueue = inputQueue;
+  p.ejectionQueue = 8;
+  p.lookahead = packets;
+  return p;
+}
+
 struct Net {
   explicit Net(uint32_t inputs, uint32_t outputs, IcntParams p = params())
-      : xbar(inputs, outputs, p, pool) {}
+      : outputs(outputs), xbar(inputs, outputs, p, pool) {}
   uint32_t send(uint32_t input, uint32_t output, uint32_t bytes) {
     const uint32_t i = pool.allocate();
     pool[i].port = static_cast<uint16_t>(output);
@@ -39,6 +49,22 @@ struct Net {
     }
     return kNever;
   }
+  // Cycles [now, end), popping every output at once: the cycle each packet arrived, and the
+  // packets each output received in order.
+  void run(Cycle& now, Cycle end) {
+    for (; now < end; ++now) {
+      xbar.cycle(now);
+      for (uint32_t o = 0; o < outputs; ++o) {
+        for (; xbar.hasPacket(o); xbar.pop(o)) {
+          arrivedAt[xbar.front(o)] = now;
+          received[o].push_back(xbar.front(o));
+        }
+      }
+    }
+  }
+  const uint32_t outputs;
+  std::map<uint32_t, Cycle> arrivedAt;
+  std::map<uint32_t, std::vector<uint32_t>> received;
   PacketPool pool;
   Crossbar xbar;
 };
@@ -157,6 +183,85 @@ TEST(Crossbar, FarPacketsCountAgainstTheOutputsCredits) {
   EXPECT_EQ(n.arrive(0, now), 60u);       // granted at 0: 0 + 10 + 50
   EXPECT_EQ(n.arrive(0, now), 61u);       // granted at 1
   EXPECT_EQ(n.arrive(0, now), 71u);       // granted at 61, when the second arrived and the first left: + 10
+}
+
+// Input 1's 5-flit packet holds output 0 for cycles 0-4; then input 0 queues a packet for output
+// 0 (blocked) and one for the free output 1 behind it.
+TEST(Crossbar, LookaheadOneHoldsThePacketBehindABlockedHead) {
+  Net n(2, 2, lookahead(1));
+  const uint32_t wide = n.send(1, 0, 128);
+  Cycle now = 0;
+  n.run(now, 1);
+  const uint32_t blocked = n.send(0, 0, 0);
+  const uint32_t behind = n.send(0, 1, 0);
+  n.run(now, 30);
+  EXPECT_EQ(n.arrivedAt[wide], 14u);     // granted at 0: 0 + 4 + 10
+  EXPECT_EQ(n.arrivedAt[blocked], 15u);  // granted at 5, when output 0 is free
+  EXPECT_EQ(n.arrivedAt[behind], 16u);   // granted at 6, after the head left its input
+  EXPECT_TRUE(n.xbar.empty());
+}
+
+TEST(Crossbar, LookaheadTwoSendsThePacketBehindABlockedHeadToItsFreeOutput) {
+  Net n(2, 2, lookahead(2));
+  const uint32_t wide = n.send(1, 0, 128);
+  Cycle now = 0;
+  n.run(now, 1);
+  const uint32_t blocked = n.send(0, 0, 0);
+  const uint32_t behind = n.send(0, 1, 0);
+  n.run(now, 2);
+  EXPECT_EQ(n.xbar.stats().packets, 2u);  // `behind` granted at 1, the cycle it was queued
+  n.run(now, 30);
+  EXPECT_EQ(n.arrivedAt[wide], 14u);
+  EXPECT_EQ(n.arrivedAt[behind], 11u);   // 1 + 10
+  EXPECT_EQ(n.arrivedAt[blocked], 15u);  // granted at 5, as with lookahead 1
+  EXPECT_TRUE(n.xbar.empty());
+}
+
+TEST(Crossbar, LookaheadKeepsTheOrderOfPacketsFromOneInputToOneOutput) {
+  // a (5 flits) and c for output 0, b and d for output 1, all in view of both outputs. Each
+  // output takes its oldest packet: a holds the input for cycles 0-4, then output 1 (first at
+  // the odd cycle 5) takes b, output 0 c at 6 and output 1 d at 7.
+  Net n(1, 2, lookahead(4));
+  const uint32_t a = n.send(0, 0, 128);
+  const uint32_t b = n.send(0, 1, 0);
+  const uint32_t c = n.send(0, 0, 0);
+  const uint32_t d = n.send(0, 1, 0);
+  Cycle now = 0;
+  n.run(now, 30);
+  EXPECT_EQ(n.received[0], (std::vector<uint32_t>{a, c}));
+  EXPECT_EQ(n.received[1], (std::vector<uint32_t>{b, d}));
+  EXPECT_EQ(n.arrivedAt[a], 14u);
+  EXPECT_EQ(n.arrivedAt[b], 15u);
+  EXPECT_EQ(n.arrivedAt[c], 16u);
+  EXPECT_EQ(n.arrivedAt[d], 17u);
+}
+
+TEST(Crossbar, AnInputGrantedByOneOutputIsNotGrantedByAnotherInTheSameCycle) {
+  // Input 0 has packets for both outputs. At cycle 0 output 0 grants first and takes it; output
+  // 1 passes it by for input 1, its next requesting input.
+  Net n(2, 2, lookahead(2));
+  const uint32_t a = n.send(0, 0, 0);
+  const uint32_t b = n.send(0, 1, 0);
+  const uint32_t c = n.send(1, 1, 0);
+  Cycle now = 0;
+  n.run(now, 1);
+  EXPECT_EQ(n.xbar.stats().packets, 2u);
+  n.run(now, 30);
+  EXPECT_EQ(n.arrivedAt[a], 10u);
+  EXPECT_EQ(n.arrivedAt[c], 10u);
+  EXPECT_EQ(n.arrivedAt[b], 11u);  // input 0 is free again at cycle 1
+
+  // At cycle 1 output 1 grants first and takes input 0's younger packet; output 0, with no other
+  // input, grants nothing until cycle 2.
+  Net m(2, 2, lookahead(2));
+  const uint32_t p = m.send(0, 0, 0);
+  const uint32_t q = m.send(0, 1, 0);
+  now = 1;
+  m.run(now, 2);
+  EXPECT_EQ(m.xbar.stats().packets, 1u);
+  m.run(now, 30);
+  EXPECT_EQ(m.arrivedAt[q], 11u);
+  EXPECT_EQ(m.arrivedAt[p], 12u);
 }
 
 }  // namespace

@@ -83,6 +83,9 @@ void validate(const MemoryParams& p) {
          " needs a GPU of one module (gpu.modules = " + std::to_string(p.modules) + ")");
   checkPow2("shared.bank_bytes", p.shared.bankBytes);
   if (p.icnt.latency == 0) fail("icnt.latency must be at least 1");
+  if (p.icnt.lookahead == 0 || p.icnt.lookahead > p.icnt.inputQueue)
+    fail("icnt.lookahead = " + std::to_string(p.icnt.lookahead) +
+         " must be in [1, icnt.input_queue = " + std::to_string(p.icnt.inputQueue) + "]");
   if (p.modules == 0 || p.modules > 256) fail("gpu.modules must be in [1, 256]");
   if (p.numSms % p.modules != 0)
     fail("gpu.num_sms = " + std::to_string(p.numSms) + " is not a multiple of gpu.modules = " +

@@ -83,6 +83,9 @@ struct IcntParams {
   uint32_t inputQueue = 8;     // packets waiting at each input port
   uint32_t ejectionQueue = 8;  // packets at each output port (arrived or on their way)
   uint32_t headerBytes = 8;    // address and command of every packet
+  // Packets at the front of each input queue an output may take (1: the head only, a FIFO
+  // with head-of-line blocking); at most inputQueue (crossbar.h).
+  uint32_t lookahead = 1;
 };
 
 struct L2Params {

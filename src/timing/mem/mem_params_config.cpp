@@ -228,6 +228,10 @@ MemoryParams readMemoryParams(config::Tree& tree, uint32_t numSms, double coreMh
                                 "packets at each output port, arrived or on their way", 1, 4096);
   p.icnt.headerBytes = ic.u32("header_bytes", p.icnt.headerBytes,
                               "bytes of address and command per packet", 0, 4096);
+  p.icnt.lookahead = ic.u32("lookahead", p.icnt.lookahead,
+                            "packets at the front of each input queue an output may take, the "
+                            "oldest for it first; 1: the head only, a FIFO",
+                            1, p.icnt.inputQueue);
 
   config::Section l2 = tree.section("l2");
   readGeometry(l2, p.l2.cache, "L2 bytes in total (split evenly over the slices)", true);

@@ -286,7 +286,32 @@ TEST(MemorySystem, BadParametersAreOneLineErrors) {
   EXPECT_EQ(error("[l2]\nassoc = 32\nsize = 786432\nreplacement = \"plru\"\ntag_factor = 4\n"),
             "config: error: l2.replacement = \"plru\" supports at most 64 tags per set (assoc * "
             "tag_factor = 128)");
+  EXPECT_NE(error("[icnt]\ninput_queue = 4\nlookahead = 5\n")
+                .find("'icnt.lookahead' = 5 is out of range [1, 4]"),
+            std::string::npos);
+  EXPECT_NE(error("[icnt]\nlookahead = 0\n").find("'icnt.lookahead' = 0 is out of range [1, 8]"),
+            std::string::npos);
   EXPECT_EQ(error(""), "");
+}
+
+TEST(MemorySystem, IcntLookaheadIsAtMostTheInputQueue) {
+  auto read = [](const std::string& toml) {
+    config::Tree tree = config::Tree::fromString(toml);
+    return readMemoryParams(tree, 15, 1400);
+  };
+  EXPECT_EQ(read("[icnt]\ninput_queue = 4\nlookahead = 4\n").icnt.lookahead, 4u);
+  EXPECT_EQ(read("").icnt.lookahead, 1u);
+  // Parameters built in code meet the same check as the configuration key.
+  MemoryParams p;
+  p.icnt.inputQueue = 4;
+  p.icnt.lookahead = 5;
+  try {
+    validate(p);
+    ADD_FAILURE() << "no error";
+  } catch (const config::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "config: error: icnt.lookahead = 5 must be in [1, icnt.input_queue = 4]");
+  }
 }
 
 TEST(MemorySystem, TagFactorsGiveSetsMoreTagsThanDataWays) {

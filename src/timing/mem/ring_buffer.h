@@ -36,6 +36,13 @@ class RingBuffer {
     head_ = wrap(head_ + 1);
     --size_;
   }
+  // Removes the i-th element from the front, the others keeping their order. The i elements in
+  // front of it move back one slot, so erasing near the front (the crossbar's lookahead) is cheap.
+  void erase(uint32_t i) {
+    assert(i < size_);
+    for (uint32_t k = i; k > 0; --k) at(k) = at(k - 1);
+    pop();
+  }
   void clear() { head_ = size_ = 0; }
 
  private:
