@@ -121,7 +121,9 @@ TEST_P(WorkloadTiles, VerifiesWithTheSmallestAndTheLargestTile) {
     EXPECT_TRUE(outcome.passed) << outcome.detail;
     launches.push_back(reports.size());
   }
-  if (w.spec.tileBytes.size() > 1) EXPECT_NE(launches.front(), launches.back()) << "the tile changed nothing";
+  if (w.spec.tileBytes.size() > 1) {
+    EXPECT_NE(launches.front(), launches.back()) << "the tile changed nothing";
+  }
 }
 
 // Named Suite/...: no workload is tiled until one is registered, and gtest then wants the suite

@@ -41,7 +41,7 @@ struct SpecSpace {
   std::vector<uint32_t> threadsPerBlock;      // accepted values, ascending
   std::vector<uint32_t> sharedBytesPerBlock;  // accepted values, ascending
   std::string meaning;  // one line: what the parameters change in this workload
-  std::vector<uint32_t> tileBytes;  // accepted values, ascending (WorkloadContext::tileBytes)
+  std::vector<uint32_t> tileBytes{};  // accepted values, ascending (WorkloadContext::tileBytes)
 };
 
 struct Outcome {
@@ -60,7 +60,7 @@ struct Workload {
   uint64_t largeSize = 0;
   uint64_t maxSize = 0;  // the largest size the driver accepts
   std::function<Outcome(WorkloadContext&)> run;
-  SpecSpace spec;  // resource specifications it accepts (WorkloadContext::threadsPerBlock, ...)
+  SpecSpace spec{};  // resource specifications it accepts (WorkloadContext::threadsPerBlock, ...)
 };
 
 enum class SizePreset : uint8_t { Small, Default, Large };

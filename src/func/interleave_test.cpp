@@ -51,7 +51,9 @@ std::vector<uint32_t> tickets(uint32_t quantum, bool observed) {
   const LaunchResult res = r.launch("tickets", {1, 1, 1}, {96, 1, 1}, {counter, out});
   EXPECT_TRUE(res.ok) << res.error;
   EXPECT_EQ(res.warpInstructions, 3u * 14);
-  if (observed) EXPECT_EQ(observer.records, 3u * 14);
+  if (observed) {
+    EXPECT_EQ(observer.records, 3u * 14);
+  }
   return r.download<uint32_t>(out, 12);
 }
 

@@ -24,7 +24,9 @@ TEST(ClockDomain, FirstCycleAtOrAfterIsTheEarliestEdgeNotBefore) {
     for (uint64_t ps = 0; ps < 20000; ps += 37) {
       const Cycle n = c.firstCycleAtOrAfter(ps);
       EXPECT_GE(c.timeOf(n), ps) << mhz << " MHz, " << ps << " ps";
-      if (n > 0) EXPECT_LT(c.timeOf(n - 1), ps) << mhz << " MHz, " << ps << " ps";
+      if (n > 0) {
+        EXPECT_LT(c.timeOf(n - 1), ps) << mhz << " MHz, " << ps << " ps";
+      }
     }
   }
 }

@@ -51,7 +51,9 @@ TEST_P(EquivalenceWithCompressedMemory, VerifiesWithEveryDesignAndEveryLineDecom
       },
       {"compression.check=true"});
   for (const auto& [overlay, count] : lines)
-    if (moved[overlay] != 0) EXPECT_GT(count, 0u) << overlay << ": no line was compressed";
+    if (moved[overlay] != 0) {
+      EXPECT_GT(count, 0u) << overlay << ": no line was compressed";
+    }
 }
 
 // Named Suite/Equivalence...: the sanitizer stage skips whole-suite runs by that prefix.

@@ -34,7 +34,9 @@ TEST_P(EquivalenceWithLocalityDescriptors, VerifiesWithEveryConfiguration) {
                                     ceilDiv(r.grid.y, dims[1].get<uint64_t>()) *
                                     ceilDiv(r.grid.z, dims[2].get<uint64_t>());
           EXPECT_EQ(t["cta_scheduler"]["clusters"].get<uint64_t>(), clusters) << overlay << " " << r.kernel;
-          if (r.localityDescriptors == 0) EXPECT_EQ(clusters, r.grid.count()) << overlay << " " << r.kernel;
+          if (r.localityDescriptors == 0) {
+            EXPECT_EQ(clusters, r.grid.count()) << overlay << " " << r.kernel;
+          }
         }
         if (overlay != "bcs" && overlay != "ldesc-sched" && r.localityDescriptors != 0) {
           const nlohmann::json& policy = t["memory"]["l1d_policy"];

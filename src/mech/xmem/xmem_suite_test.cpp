@@ -36,7 +36,9 @@ TEST_P(EquivalenceWithAtoms, VerifiesWithTheCachesFollowingTheAtoms) {
                                                       pages["spread_pages"].get<uint64_t>() +
                                                       pages["unannotated_pages"].get<uint64_t>())
             << r.kernel;
-        if (r.atoms == 0) EXPECT_EQ(pages["isolated_pages"].get<uint64_t>(), 0u) << r.kernel;
+        if (r.atoms == 0) {
+          EXPECT_EQ(pages["isolated_pages"].get<uint64_t>(), 0u) << r.kernel;
+        }
         ASSERT_TRUE(memory.contains("l2_policy")) << overlay << " " << r.kernel;
         checkPolicy(memory["l2_policy"], r, overlay + " l2 " + r.kernel);
         ASSERT_TRUE(memory.contains("l1d_policy")) << overlay << " " << r.kernel;

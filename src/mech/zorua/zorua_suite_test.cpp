@@ -31,7 +31,9 @@ TEST_P(EquivalenceWithZorua, VerifiesWithAndWithoutOversubscriptionAndUnderWarpL
       [&](const std::string& overlay, const runtime::LaunchReport& r) {
         ASSERT_TRUE(r.timing != nullptr);
         EXPECT_GT(zoruaCounter(r, "", "grants"), 0u) << overlay << " " << r.kernel;
-        if (overlay == "zorua-no-swap") EXPECT_EQ(zoruaCounter(r, "", "oversubscribed_grants"), zoruaCounter(r, "", "forced_grants"));
+        if (overlay == "zorua-no-swap") {
+          EXPECT_EQ(zoruaCounter(r, "", "oversubscribed_grants"), zoruaCounter(r, "", "forced_grants"));
+        }
       },
       {"resources.zorua.poison_swapped=true"});
 }

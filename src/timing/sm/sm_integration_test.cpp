@@ -143,7 +143,9 @@ TEST(SmIntegration, MemoryBackPressureHoldsTheLoadStoreUnit) {
   ASSERT_EQ(h.memory.accepted.size(), 4u * 6);  // 4 warps x (2 param loads, ld, st.shared, ld.shared, st)
   for (size_t i = 0; i < h.memory.accepted.size(); ++i) {
     EXPECT_EQ(h.memory.accepted[i].at % 10, 0u) << i;
-    if (i > 0) EXPECT_LT(h.memory.accepted[i - 1].at, h.memory.accepted[i].at);
+    if (i > 0) {
+      EXPECT_LT(h.memory.accepted[i - 1].at, h.memory.accepted[i].at);
+    }
   }
   EXPECT_EQ(h.runner.download<uint32_t>(out, 1)[0], 1u * 3 + 3);
   // Warps that wait for the held-up load/store unit count as waiting on memory.

@@ -215,7 +215,9 @@ class SmHarness {
       if (now == kNever) break;
     }
     allRetired = done == ctas;
-    if (expectAllRetired) EXPECT_TRUE(allRetired) << "not all CTAs retired; SM state:\n" << sm->describeWarps();
+    if (expectAllRetired) {
+      EXPECT_TRUE(allRetired) << "not all CTAs retired; SM state:\n" << sm->describeWarps();
+    }
     sm->finishKernel(last + 1);
     return last;
   }
