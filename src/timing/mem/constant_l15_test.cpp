@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "timing/mem/mem_params_config.h"
+#include "timing/mem/testing/config_error.h"
 #include "timing/mem/testing/harness.h"
 
 namespace warpsim::timing::mem {
@@ -92,15 +93,7 @@ TEST(ConstantL15, WithoutItTheCountersStayZero) {
 }
 
 TEST(ConstantL15, BadGeometriesAreOneLineErrors) {
-  auto error = [](const std::string& toml) {
-    config::Tree tree = config::Tree::fromString(toml);
-    try {
-      readMemoryParams(tree, 15, 1400);
-    } catch (const config::Error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  const auto error = testing::memoryConfigError;
   EXPECT_EQ(error("[const]\nl15_size = 65536\nl15_line = 32\n"),
             "config: error: const.l15_line = 32 must hold 1 to 32 constant-cache lines "
             "(const.line = 64)");

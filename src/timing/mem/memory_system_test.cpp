@@ -6,6 +6,7 @@
 
 #include "timing/mem/cache_tags.h"
 #include "timing/mem/mem_params_config.h"
+#include "timing/mem/testing/config_error.h"
 #include "timing/mem/testing/harness.h"
 
 namespace warpsim::timing::mem {
@@ -265,15 +266,7 @@ TEST(MemorySystem, ReadsItsConfiguration) {
 }
 
 TEST(MemorySystem, BadParametersAreOneLineErrors) {
-  auto error = [](const std::string& toml) {
-    config::Tree tree = config::Tree::fromString(toml);
-    try {
-      readMemoryParams(tree, 15, 1400);
-    } catch (const config::Error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  const auto error = testing::memoryConfigError;
   EXPECT_EQ(error("[l1]\nline = 96\n"), "config: error: l1.line = 96 must be a power of two");
   EXPECT_EQ(error("[l2]\nsize = 1000\n"),
             "config: error: l2.size = 1000 is not a multiple of slices x assoc x line = 12288");
