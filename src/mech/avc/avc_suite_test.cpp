@@ -22,8 +22,9 @@ namespace warpsim {
 namespace {
 
 workloads::testing::SmallRun runOn(const std::string& overlay, const std::string& budget,
-                                   const workloads::Workload& w) {
+                                   const workloads::Workload& w, const char* mode = "timing") {
   runtime::DeviceOptions o;
+  o.mode = mode;
   o.resources = runtime::DeviceOptions::Resources::Estimate;
   o.config = "gtx480";
   o.overlays = {overlay};
@@ -33,9 +34,10 @@ workloads::testing::SmallRun runOn(const std::string& overlay, const std::string
 }
 
 // r = 0.5 rbase: half the most registers a kernel uses without spilling, but no fewer than the
-// smallest budget every kernel accepts.
+// smallest budget every kernel accepts. (The allocation is the compiler's: a functional run
+// reports it as a timing run does.)
 std::string halfBase(const workloads::Workload& w) {
-  const workloads::testing::SmallRun minimal = runOn("avc-baseline", "minimal", w);
+  const workloads::testing::SmallRun minimal = runOn("avc-baseline", "minimal", w, "functional");
   uint32_t base = 0, floor = 1;
   for (const runtime::LaunchReport& r : minimal.reports) {
     if (!r.allocation) continue;
