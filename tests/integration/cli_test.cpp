@@ -118,6 +118,28 @@ TEST(Cli, RunAllPrintsOneLinePerWorkloadAndACount) {
   EXPECT_TRUE(contains(out[65], "65 of 65 workloads passed (size small")) << out[65];
 }
 
+TEST(Cli, CalibrateListAlignsNamesUnitsAndDescriptions) {
+  CliResult r = runCli({"calibrate", "--list"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::vector<std::string> out = lines(r.out);
+  ASSERT_GE(out.size(), 10u) << r.out;
+  ASSERT_EQ(out[0].rfind("l1_hit_cycles ", 0), 0u) << out[0];
+  // Three columns (name, unit, description), each starting where it starts on the first line,
+  // after at least two spaces: the longest name and unit set the widths.
+  const size_t gap = out[0].find("  cycles");  // the unit after the name's padding
+  ASSERT_NE(gap, std::string::npos) << out[0];
+  const size_t unit = gap + 2;
+  const size_t what = out[0].find_first_not_of(' ', unit + 6);
+  ASSERT_NE(what, std::string::npos) << out[0];
+  for (const std::string& line : out) {
+    ASSERT_GT(line.size(), what) << line;
+    EXPECT_EQ(line.substr(unit - 2, 2), "  ") << line;
+    EXPECT_NE(line[unit], ' ') << line;
+    EXPECT_EQ(line.substr(what - 2, 2), "  ") << line;
+    EXPECT_NE(line[what], ' ') << line;
+  }
+}
+
 TEST(Cli, UnknownWorkloadIsAOneLineError) {
   expectOneLineError(runCli({"run", "nonesuch"}), "no workload 'nonesuch'");
   expectOneLineError(runCli({"run", "vecadd-reduce"}), "no workload 'vecadd-reduce'");

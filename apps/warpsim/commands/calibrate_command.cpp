@@ -1,5 +1,6 @@
 #include "commands/calibrate_command.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -50,8 +51,13 @@ void printMarkdown(const std::vector<calibration::Row>& rows) {
 int calibrateCommand(const CalibrateArgs& args) {
   using namespace calibration;
   if (args.list) {
+    size_t name = 0, unit = 0;
     for (const Measurement& m : measurements()) {
-      std::cout << fmt::format("{:<26} {:<8} {}\n", m.name, m.unit, m.what);
+      name = std::max(name, m.name.size());
+      unit = std::max(unit, m.unit.size());
+    }
+    for (const Measurement& m : measurements()) {
+      std::cout << fmt::format("{:<{}}  {:<{}}  {}\n", m.name, name, m.unit, unit, m.what);
     }
     return 0;
   }
