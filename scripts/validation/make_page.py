@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -115,29 +116,35 @@ def fermi(warpsim):
 
 def h100_l2_lookahead(warpsim):
     """The h100 L2 paragraph's figures: the L2 bandwidth with FIFO input queues and with a
-    lookahead of 8, and the cap 5-flit replies on 64-byte ports put on 80 slices."""
-    with open(os.path.join(ROOT, "configs/calibration/h100.toml")) as f:
-        sets = re.search(r"^sets = (\[.*?\])", f.read(), re.M | re.S).group(1)
+    lookahead of 8 (its target alone, under the targets file's conditions), and the cap whole-line
+    replies put on the slices' ports."""
+    with open(os.path.join(ROOT, "configs/calibration/h100.toml"), "rb") as f:
+        h100 = tomllib.load(f)
+    target = next(t for t in h100["target"] if t["measurement"] == "l2_bandwidth_bytes_per_cycle")
     figures = {}
     with tempfile.TemporaryDirectory() as tmp:
         targets = os.path.join(tmp, "h100-l2.toml")
         with open(targets, "w") as f:
-            f.write(f'gpu = "h100"\nsets = {sets}\n[sources]\nluo = "Luo et al."\n[[target]]\n'
-                    f'measurement = "l2_bandwidth_bytes_per_cycle"\nvalue = 4470\nsource = "luo"\n')
+            f.write(f'gpu = "h100"\nsets = {json.dumps(h100["sets"])}\n[sources]\n'
+                    f'{target["source"]} = {json.dumps(h100["sources"][target["source"]])}\n'
+                    f'[[target]]\nmeasurement = "{target["measurement"]}"\n'
+                    f'value = {target["value"]}\nsource = "{target["source"]}"\n')
         for n in (1, 8):
             out = run([warpsim, "calibrate", "h100", "--targets", targets, "--set", f"icnt.lookahead={n}"])
-            line = next(l for l in out.splitlines() if l.startswith("l2_bandwidth_bytes_per_cycle"))
+            line = next(l for l in out.splitlines() if l.startswith(target["measurement"]))
             figures[n] = float(line.split()[1])
     cfg = config_values(warpsim, "h100")
     slices = int(cfg["dram.channels"]) * int(cfg["l2.slices_per_channel"])
+    line_bytes = int(cfg["l2.line"])
     flit, header = int(cfg["icnt.flit_bytes"]), int(cfg["icnt.header_bytes"])
     width = int(cfg["icnt.flits_per_cycle"])
-    flits = -(-(128 + header) // flit)
+    flits = -(-(line_bytes + header) // flit)
     cycles = -(-flits // width)
     return (f"about {figures[1]:.0f} to about {figures[8]:.0f} B/cycle, still short of the published "
-            f"4470: a 128-byte reply and its header take {flits} flits, {cycles} cycles of a "
-            f"{flit * width}-byte port, which caps {slices} slices at {slices} x 128 / {cycles} = "
-            f"{slices * 128 / cycles:.0f} B/cycle whatever the arbitration")
+            f"{target['value']}: a {line_bytes}-byte reply and its header take {flits} flits, {cycles} "
+            f"cycles of a {flit * width}-byte port, which caps {slices} slices at {slices} x "
+            f"{line_bytes} / {cycles} = {slices * line_bytes / cycles:.0f} B/cycle whatever the "
+            f"arbitration")
 
 
 def matrix_vector(runs):

@@ -28,6 +28,12 @@ double dramPeakBytesPerCycle(config::Tree& tree) {
   return channels * 32.0 / burst * c.f64("dram", 924.0, "") / c.f64("core", 1400.0, "");
 }
 
+// A set every L2 holds: 2 MB, or half the L2 where it is smaller than 4 MB, in whole `unit`s.
+uint64_t l2ResidentBytes(Probe& p, uint64_t unit) {
+  const uint64_t l2 = p.device().properties().l2Bytes;
+  return (l2 >= (4u << 20) ? (2u << 20) : l2 / 2) / unit * unit;
+}
+
 std::vector<Measurement> build() {
   using namespace micro;
   std::vector<Measurement> m;
@@ -39,8 +45,7 @@ std::vector<Measurement> build() {
                "the chase over a 2 MB ring (half the L2 where it is smaller than 4 MB): larger "
                "than any L1, within every L2",
                [](Probe& p) {
-                 const uint64_t l2 = p.device().properties().l2Bytes;
-                 const uint64_t ring = l2 >= (4u << 20) ? (2u << 20) : l2 / 2 / 128 * 128;
+                 const uint64_t ring = l2ResidentBytes(p, 128);
                  return chaseCyclesPerHop(p.device(), p.micro(), ring, 128,
                                           static_cast<uint32_t>(ring / 128), 512);
                }});
@@ -119,8 +124,7 @@ std::vector<Measurement> build() {
                "4 CTAs of 256 threads per SM read a warm 2 MB set (half the L2 where it is smaller "
                "than 4 MB) with 16-byte ld.global.cg, 16 x 4 loads per thread: bytes per core cycle, GPU-wide",
                [](Probe& p) {
-                 const uint64_t l2 = p.device().properties().l2Bytes;
-                 const uint64_t set = (l2 >= (4u << 20) ? (2u << 20) : l2 / 2) / 16384 * 16384;
+                 const uint64_t set = l2ResidentBytes(p, 16384);
                  const uint32_t sms = p.device().properties().numSms;
                  return l2BandwidthBytesPerCycle(p.device(), p.micro(), set, 4 * sms, 16);
                }});

@@ -53,27 +53,32 @@ AccessResult ConstantCache::load(uint64_t addr, uint32_t slot, const RequestOrig
   return AccessResult::Waiting;
 }
 
+ConstantCache::L15Place ConstantCache::l15PlaceOf(uint64_t line) const {
+  L15Place p;
+  p.tag = line & ~uint64_t{l15_->lineBytes() - 1};
+  p.set = l15_->setOf(p.tag / l15_->lineBytes());
+  p.sector = 1u << ((line - p.tag) / l15_->sectorBytes());
+  return p;
+}
+
 bool ConstantCache::l15Holds(uint64_t line) {
-  const uint64_t l15Line = line & ~uint64_t{l15_->lineBytes() - 1};
-  const uint32_t set = l15_->setOf(l15Line / l15_->lineBytes());
-  const uint32_t way = l15_->find(set, l15Line);
-  const uint32_t sector = 1u << ((line - l15Line) / l15_->sectorBytes());
-  if (way == kNoWay || (l15_->line(set, way).valid & sector) == 0) return false;
-  l15_->touch(set, way);
+  const L15Place p = l15PlaceOf(line);
+  const uint32_t way = l15_->find(p.set, p.tag);
+  if (way == kNoWay || (l15_->line(p.set, way).valid & p.sector) == 0) return false;
+  l15_->touch(p.set, way);
   return true;
 }
 
 void ConstantCache::l15Install(uint64_t line) {
-  const uint64_t l15Line = line & ~uint64_t{l15_->lineBytes() - 1};
-  const uint32_t set = l15_->setOf(l15Line / l15_->lineBytes());
-  uint32_t way = l15_->find(set, l15Line);
+  const L15Place p = l15PlaceOf(line);
+  uint32_t way = l15_->find(p.set, p.tag);
   if (way == kNoWay) {
-    way = l15_->victim(set);  // never kNoWay: L1.5 lines have no pending sectors
-    l15_->install(set, way, l15Line, InsertPosition::Mru, PinKind::None);
+    way = l15_->victim(p.set);  // never kNoWay: L1.5 lines have no pending sectors
+    l15_->install(p.set, way, p.tag, InsertPosition::Mru, PinKind::None);
   } else {
-    l15_->touch(set, way);
+    l15_->touch(p.set, way);
   }
-  l15_->line(set, way).valid |= 1u << ((line - l15Line) / l15_->sectorBytes());
+  l15_->line(p.set, way).valid |= p.sector;
 }
 
 void ConstantCache::fill(uint32_t mshr, Cycle now) {

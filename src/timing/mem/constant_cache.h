@@ -51,6 +51,12 @@ class ConstantCache {
     Cycle at;
     uint32_t mshr;
   };
+  // Where constant-cache line `line` lives in the L1.5: its L1.5 line, set and sector bit.
+  struct L15Place {
+    uint64_t tag;
+    uint32_t set, sector;
+  };
+  L15Place l15PlaceOf(uint64_t line) const;
   // The L1.5 holds constant-cache line `line` (and it is marked used).
   bool l15Holds(uint64_t line);
   void l15Install(uint64_t line);

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "timing/mem/mem_params_config.h"
-#include "timing/mem/testing/config_error.h"
+#include "timing/mem/testing/memory_config.h"
 #include "timing/mem/testing/harness.h"
 
 namespace warpsim::timing::mem {
@@ -101,8 +101,7 @@ TEST(ConstantL15, BadGeometriesAreOneLineErrors) {
             "config: error: const.l15_line = 192 must be a power of two");
   EXPECT_EQ(error("[const]\nl15_size = 1000\nl15_assoc = 4\nl15_line = 256\n"),
             "config: error: const.l15_size = 1000 is not a multiple of l15_assoc x l15_line = 1024");
-  config::Tree tree = config::Tree::fromString("[const]\nl15_size = 65536\nl15_latency = 60\n");
-  const MemoryParams p = readMemoryParams(tree, 15, 1400);
+  const MemoryParams p = testing::memoryParamsOf("[const]\nl15_size = 65536\nl15_latency = 60\n");
   EXPECT_EQ(p.constant.l15.sizeBytes, 65536u);
   EXPECT_EQ(p.constant.l15.sectorBytes, 64u);
   EXPECT_EQ(p.constant.l15Latency, 60u);

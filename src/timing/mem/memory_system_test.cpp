@@ -6,7 +6,7 @@
 
 #include "timing/mem/cache_tags.h"
 #include "timing/mem/mem_params_config.h"
-#include "timing/mem/testing/config_error.h"
+#include "timing/mem/testing/memory_config.h"
 #include "timing/mem/testing/harness.h"
 
 namespace warpsim::timing::mem {
@@ -288,10 +288,7 @@ TEST(MemorySystem, BadParametersAreOneLineErrors) {
 }
 
 TEST(MemorySystem, IcntLookaheadIsAtMostTheInputQueue) {
-  auto read = [](const std::string& toml) {
-    config::Tree tree = config::Tree::fromString(toml);
-    return readMemoryParams(tree, 15, 1400);
-  };
+  const auto read = testing::memoryParamsOf;
   EXPECT_EQ(read("[icnt]\ninput_queue = 4\nlookahead = 4\n").icnt.lookahead, 4u);
   EXPECT_EQ(read("").icnt.lookahead, 1u);
   // Parameters built in code meet the same check as the configuration key.
