@@ -52,20 +52,20 @@ std::vector<Measurement> build() {
   m.push_back({"l2_near_hit_cycles", "cycles",
                "the chase over the lines of a 2 MB span that live in SM 0's L2 partition (GPUs "
                "of several modules: [gpu] modules)",
-               [](Probe& p) { return partitionChaseCyclesPerHop(p, true, 2 << 20, 128, 8192, 512); }});
+               [](Probe& p) { return partitionChaseCyclesPerHop(p, true, 2 << 20, 128, true, 512); }});
   m.push_back({"l2_far_hit_cycles", "cycles",
                "the chase over the lines of a 2 MB span that live in the other partition",
-               [](Probe& p) { return partitionChaseCyclesPerHop(p, false, 2 << 20, 128, 8192, 512); }});
+               [](Probe& p) { return partitionChaseCyclesPerHop(p, false, 2 << 20, 128, true, 512); }});
   m.push_back({"dram_near_cycles", "cycles",
                "the cold chase over lines 4224 bytes apart in a 64 MB span that live in SM 0's "
                "partition: an L2 miss to that partition's DRAM",
                [](Probe& p) {
-                 return partitionChaseCyclesPerHop(p, true, 64ull << 20, 4096 + 128, 0, 1024);
+                 return partitionChaseCyclesPerHop(p, true, 64ull << 20, 4096 + 128, false, 1024);
                }});
   m.push_back({"dram_far_cycles", "cycles",
                "the same over the other partition's lines",
                [](Probe& p) {
-                 return partitionChaseCyclesPerHop(p, false, 64ull << 20, 4096 + 128, 0, 1024);
+                 return partitionChaseCyclesPerHop(p, false, 64ull << 20, 4096 + 128, false, 1024);
                }});
   m.push_back({"dram_cycles", "cycles",
                "the chase over 64 MB with a 4224-byte stride, cold: every load misses the L2 (1024 "

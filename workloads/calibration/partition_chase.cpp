@@ -10,7 +10,7 @@
 namespace warpsim::calibration {
 
 double partitionChaseCyclesPerHop(Probe& probe, bool near, uint64_t spanBytes,
-                                  uint32_t strideBytes, uint32_t warm, uint32_t hops) {
+                                  uint32_t strideBytes, bool warm, uint32_t hops) {
   config::Tree& tree = probe.tree();
   const uint32_t parts = tree.section("l2").u32("partitions", 1, "");
   config::Section d = tree.section("dram");
@@ -43,9 +43,10 @@ double partitionChaseCyclesPerHop(Probe& probe, bool near, uint64_t spanBytes,
   }
   device.memcpyHtoD(base, ring.data(), spanBytes);
   const uint64_t out = device.malloc(16);
-  device.launch(probe.micro().kernel("chase"), {1}, {1}, 0, nodes[0], warm, hops, out);
+  const uint32_t warmHops = warm ? static_cast<uint32_t>(nodes.size()) : 0;
+  device.launch(probe.micro().kernel("chase"), {1}, {1}, 0, nodes[0], warmHops, hops, out);
   const std::vector<uint64_t> result = device.download<uint64_t>(out, 2);
-  const uint64_t expectEnd = nodes[(uint64_t{warm} + hops) % nodes.size()];
+  const uint64_t expectEnd = nodes[(uint64_t{warmHops} + hops) % nodes.size()];
   if (result[1] != expectEnd) {
     throw Error(fmt::format("partition chase: ended at 0x{:x}, expected 0x{:x}", result[1], expectEnd));
   }

@@ -12,9 +12,11 @@ namespace warpsim::calibration {
 
 // Core cycles per dependent load over a ring of nodes `strideBytes` apart (a multiple of the
 // 128-byte line) in the first `spanBytes` of an allocation, keeping the nodes whose zone is
-// SM 0's (near) or not (far); `warm` untimed hops first. Throws Error for a far chase on an L2
-// of one partition, and for a mapping other than "hash" or a page placement.
+// SM 0's (near) or not (far); with `warm`, one untimed pass over the whole ring first (how many
+// nodes the partition holds depends on the mapping, so the pass is counted from the ring). Throws
+// Error for a far chase on an L2 of one partition, and for a mapping other than "hash" or a page
+// placement.
 double partitionChaseCyclesPerHop(Probe& probe, bool near, uint64_t spanBytes,
-                                  uint32_t strideBytes, uint32_t warm, uint32_t hops);
+                                  uint32_t strideBytes, bool warm, uint32_t hops);
 
 }  // namespace warpsim::calibration
