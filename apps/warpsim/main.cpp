@@ -74,6 +74,10 @@ int main(int argc, char** argv) {
                      "timing (the cycle-level model of the configured GPU) or functional "
                      "(results and instruction statistics only)")->capture_default_str();
   runCmd->add_flag("--all", run.all, "Run every workload, one line each, and count the passes");
+  runCmd->add_option("--jobs", run.jobs,
+                     "With --all: run this many workloads at once, each in a process of its own "
+                     "(the lines keep the suite's order)")
+      ->check(kAtLeastOne);
   runCmd->add_option("--seed", run.seed, "Seed of the input generator")->capture_default_str();
   runCmd->add_option("--stats", run.statsFile, "Write the statistics as JSON to this file");
   runCmd->add_option("--sms", run.sms, "Number of SMs the CTAs are spread over (%nsmid)")

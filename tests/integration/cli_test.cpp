@@ -118,6 +118,31 @@ TEST(Cli, RunAllPrintsOneLinePerWorkloadAndACount) {
   EXPECT_TRUE(contains(out[65], "65 of 65 workloads passed (size small")) << out[65];
 }
 
+// With --jobs the workloads run in processes of their own, several at a time; the lines are those
+// of one process, in the suite's order (wall time and rate aside).
+TEST(Cli, RunAllWithJobsPrintsTheSameLinesInTheSameOrder) {
+  const std::vector<std::string> args = {"run", "--all", "--size", "small", "--mode", "functional",
+                                         "--estimate-resources"};
+  std::vector<std::string> withJobs = args;
+  withJobs.insert(withJobs.end(), {"--jobs", "3"});
+  CliResult one = runCli(args), three = runCli(withJobs);
+  ASSERT_EQ(one.exitCode, 0) << one.out << one.err;
+  ASSERT_EQ(three.exitCode, 0) << three.out << three.err;
+  // "... 100.0% SIMD    0.058 s   99.35 Mthread-inst/s": the line up to its wall time.
+  auto untimed = [](const std::string& line) { return line.substr(0, line.find("% SIMD") + 6); };
+  const std::vector<std::string> a = lines(one.out), b = lines(three.out);
+  ASSERT_EQ(a.size(), 66u) << one.out;
+  ASSERT_EQ(b.size(), a.size()) << three.out;
+  for (size_t i = 0; i + 1 < a.size(); ++i) EXPECT_EQ(untimed(b[i]), untimed(a[i])) << i;
+  EXPECT_TRUE(contains(b[65], "65 of 65 workloads passed (size small, functional mode)")) << b[65];
+  EXPECT_TRUE(contains(b[65], " in 3 processes, ")) << b[65];
+  EXPECT_EQ(three.err, one.err);  // what the children print on stderr, in the same order
+
+  CliResult alone = runCli({"run", "vecadd", "--jobs", "2"});
+  EXPECT_EQ(alone.exitCode, 1);
+  EXPECT_TRUE(contains(alone.err, "--jobs runs the workloads of --all in parallel; it needs --all")) << alone.err;
+}
+
 TEST(Cli, CalibrateListAlignsNamesUnitsAndDescriptions) {
   CliResult r = runCli({"calibrate", "--list"});
   ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -16,6 +16,7 @@ struct RunArgs {
   std::string statsFile;  // empty: no JSON
   uint32_t sms = 0;       // 0: the engine's default
   bool all = false;       // every workload, one line each
+  unsigned jobs = 1;      // --all: workloads run at once, each in a process of its own
   bool estimate = false;  // estimate resources instead of running ptxas
   bool detail = false;
   bool quiet = false;

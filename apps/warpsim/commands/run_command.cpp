@@ -97,6 +97,9 @@ RunSummary runOne(const workloads::Workload& w, const RunArgs& args) {
 
 int runWorkload(const RunArgs& args) {
   checkMode(args.mode);
+  if (args.jobs > 1) {
+    throw runtime::Error("run: --jobs runs the workloads of --all in parallel; it needs --all");
+  }
   std::vector<workloads::Workload> all = workloads::allWorkloads();
   std::string name = args.workload.empty() ? std::string(workloads::kDefaultWorkload)
                                            : args.workload;

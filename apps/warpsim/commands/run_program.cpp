@@ -220,6 +220,7 @@ int runProgram(const RunArgs& args) {
         "run: give either a workload ('{}') or a program after --, not both", args.workload));
   }
   if (args.all) throw runtime::Error("run: --all runs the workload suite, not a program");
+  if (args.jobs > 1) throw runtime::Error("run: --jobs runs the workloads of --all in parallel, not a program");
   if (args.threadsPerBlock != 0 || args.sharedPerBlock != 0 || args.tileBytes != 0) {
     throw runtime::Error(fmt::format(
         "run: {} applies to the suite's workloads, not a program",
