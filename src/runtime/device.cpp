@@ -21,6 +21,7 @@
 #include "profile/value_similarity_profiler.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
+#include "runtime/cache_warmer.h"
 #include "runtime/gpu_properties.h"
 #include "runtime/launch_setup.h"
 #include "runtime/module_state.h"
@@ -104,7 +105,7 @@ std::string keyOf(const std::string& set) {
 // every key of the timing model: instead, the tables it reads whole may hold no other key.
 void checkFunctionalTables(config::Tree& tree, const std::vector<std::string>& sets) {
   const std::vector<config::ResolvedKey> reads = tree.resolved();
-  for (const char* table : {"functional", "profile"}) {
+  for (const char* table : {"functional", "profile", "sampling"}) {
     for (const std::string& name : tree.section(table).keys()) {
       const std::string key = fmt::format("{}.{}", table, name);
       if (std::any_of(reads.begin(), reads.end(), [&](const config::ResolvedKey& r) { return r.key == key; })) {
@@ -138,6 +139,7 @@ void Device::readFunctionalConfiguration() {
     memory_ = makeMemory(*tree_, options_);
     allocationAlignment_ = readAllocationAlignment(*tree_);
     warpQuantum_ = readWarpQuantum(*tree_);
+    readSamplingOptions(*tree_);  // valid in either mode, used in timing mode
     properties_ = gpuPropertiesWithoutModel(*tree_, memory_->capacity());
     profileValues_ = readProfileOptions(*tree_).valueSimilarity;
     compilerOptions_ = readCompilerOptions(*tree_);
@@ -160,6 +162,8 @@ void Device::buildTimingModel() {
     timing::GpuOptions gpuOptions;
     if (options_.progress && isatty(fileno(stderr))) gpuOptions.progress = stderr;
     gpu_ = std::make_unique<timing::Gpu>(*tree_, *registry_, *memory_, gpuOptions);
+    sampler_ = KernelSampler(readSamplingOptions(*tree_));
+    coreMhz_ = tree_->section("clocks").f64("core", 1400.0, "");
     properties_ = gpuProperties(*tree_, memory_->capacity());
     profileValues_ = readProfileOptions(*tree_).valueSimilarity;
     compilerOptions_ = readCompilerOptions(*tree_);
@@ -402,10 +406,23 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& given) 
   }
 
   auto start = std::chrono::steady_clock::now();
-  if (gpu_) {
+  const KernelSampler::Shape shape{kernel.name(), config.grid, config.block, config.dynamicSharedBytes};
+  if (gpu_ && sampler_.canEstimate(shape)) {
+    CacheWarmer warmer(*gpu_, run.observer);
+    run.observer = &warmer;
+    report.result = func::runKernel(kernel.program(), kernel.index(), config, *memory_, run);
+    run.observer = warmer.next();
+    if (report.result.ok) {
+      CycleEstimate basis;
+      report.cycles = sampler_.estimateCycles(shape, report.result.threadInstructions, basis);
+      report.simulatedSeconds = static_cast<double>(report.cycles) / (coreMhz_ * 1e6);
+      report.cycleEstimate = basis;
+    }
+  } else if (gpu_) {
     timing::KernelResources resources;
     resources.registersPerThread = report.resources.registers;  // shared, threads: the launch's
     setup.takeTiming(gpu_->run(kernel.program(), kernel.index(), config, run, resources));
+    if (report.result.ok) sampler_.recordTimed(shape, report.result.threadInstructions, report.cycles);
   } else {
     report.result = func::runKernel(kernel.program(), kernel.index(), config, *memory_, run);
   }

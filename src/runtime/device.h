@@ -25,6 +25,7 @@
 #include "runtime/launch_report.h"
 #include "runtime/hint_store.h"
 #include "runtime/launch_setup.h"
+#include "runtime/kernel_sampler.h"
 #include "runtime/module.h"
 
 namespace warpsim::func {
@@ -264,6 +265,8 @@ class Device {
   uint32_t maxRegistersPerThread_ = 0;  // resources.max_registers_per_thread; 0: no limit known
   uint32_t warpQuantum_ = 1;            // functional.warp_quantum
   uint64_t allocationAlignment_ = 256;  // gpu.allocation_alignment (malloc)
+  KernelSampler sampler_;               // [sampling]; timing mode only
+  double coreMhz_ = 0.0;                // clocks.core, for estimated launches' simulated time
   std::unique_ptr<config::Tree> tree_;
   std::unique_ptr<timing::PluginRegistry> registry_;
   std::unique_ptr<func::DeviceMemory> memory_;

@@ -11,6 +11,7 @@
 #include "compiler/register_allocation.h"
 #include "func/launch.h"
 #include "profile/value_similarity_profiler.h"
+#include "runtime/cycle_estimate.h"
 #include "runtime/kernel_stats.h"
 #include "runtime/resource_usage.h"
 
@@ -33,6 +34,10 @@ struct LaunchReport {
   // this launch's start (after the launches it waits for); 0 otherwise.
   double startSeconds = 0.0;
   std::shared_ptr<const nlohmann::json> timing;
+  // Kernel sampling (runtime/kernel_sampler.h): the launch ran in the functional engine only and
+  // `cycles` (and simulatedSeconds) are estimated from earlier timed launches of its shape; no
+  // `timing` statistics.
+  std::optional<CycleEstimate> cycleEstimate;
   // Value similarity of the launch's register writes and local stores (src/profile); present
   // only when the configuration key profile.value_similarity is on.
   std::optional<profile::ValueSimilarityStats> valueSimilarity;

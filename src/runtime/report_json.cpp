@@ -165,8 +165,17 @@ void addRegisterAllocation(nlohmann::json& out, const LaunchReport& r) {
   };
 }
 
-// Timing mode adds cycles, simulated time and the timing model's statistics.
+// Timing mode adds cycles, simulated time and the timing model's statistics; a launch whose
+// cycles kernel sampling estimated, the estimate and what it rests on instead of statistics.
 void addTiming(nlohmann::json& out, const LaunchReport& r) {
+  if (r.cycleEstimate) {
+    out["cycles"] = r.cycles;
+    out["simulated_seconds"] = r.simulatedSeconds;
+    out["cycle_estimate"] = {{"timed_launches", r.cycleEstimate->timedLaunches},
+                             {"thread_ipc", r.cycleEstimate->threadIpc},
+                             {"spread_cycles", r.cycleEstimate->spreadCycles}};
+    return;
+  }
   if (!r.timing) return;
   out["cycles"] = r.cycles;
   out["simulated_seconds"] = r.simulatedSeconds;

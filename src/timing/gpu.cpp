@@ -128,6 +128,10 @@ uint32_t Gpu::numSms() const { return impl_->numSms; }
 const ClockDomain& Gpu::coreClock() const { return impl_->core; }
 uint64_t Gpu::nowPs() const { return impl_->core.timeOf(impl_->now); }
 
+void Gpu::warm(uint64_t address, uint32_t bytes, bool write) {
+  impl_->memorySystem->warm(address, bytes, write);
+}
+
 Occupancy Gpu::occupancyOf(const KernelResources& resources) {
   IResourceManager& rm = *impl_->probe;
   KernelResources need = resources;

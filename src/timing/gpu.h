@@ -108,6 +108,9 @@ class Gpu {
   Occupancy occupancyOf(const KernelResources& resources);
   // Simulated time since the Gpu was built, in picoseconds.
   uint64_t nowPs() const;
+  // Functional warming between launches (kernel sampling): the shared caches as if a global
+  // access of `bytes` at `address` had been served (MemorySystem::warm); no time passes.
+  void warm(uint64_t address, uint32_t bytes, bool write);
 
   struct Impl;
 

@@ -164,6 +164,14 @@ class MemorySystem {
   // A warp issued an instruction carrying operation `op` on the program's atoms (XMem's ATOM_*
   // instructions; `launch`: the hints of the warp's launch): every cache policy of the GPU
   // learns it now (ICachePolicy::hintOp). Memory systems without policies ignore it.
+  // Functional warming (kernel sampling's estimated launches): the shared caches as if a global
+  // access of `bytes` at `address` had been served, with no time, traffic or statistics.
+  // Memory systems without shared caches ignore it.
+  virtual void warm(uint64_t address, uint32_t bytes, bool write) {
+    (void)address;
+    (void)bytes;
+    (void)write;
+  }
   virtual void hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) {
     (void)op;
     (void)launch;

@@ -43,6 +43,24 @@ uint64_t RunSummary::cycles() const {
 
 nlohmann::json RunSummary::timingTotals() const { return runtime::timingTotals(launches); }
 
+size_t RunSummary::estimatedLaunches() const {
+  size_t n = 0;
+  for (const runtime::LaunchReport& r : launches) n += r.cycleEstimate ? 1 : 0;
+  return n;
+}
+
+uint64_t RunSummary::estimatedCycles() const {
+  uint64_t n = 0;
+  for (const runtime::LaunchReport& r : launches) n += r.cycleEstimate ? r.cycles : 0;
+  return n;
+}
+
+uint64_t RunSummary::estimateSpreadCycles() const {
+  uint64_t n = 0;
+  for (const runtime::LaunchReport& r : launches) n += r.cycleEstimate ? r.cycleEstimate->spreadCycles : 0;
+  return n;
+}
+
 namespace {
 
 std::string dims(const func::Dim3& d) { return fmt::format("{},{},{}", d.x, d.y, d.z); }
@@ -150,6 +168,12 @@ void appendTiming(std::string& out, const RunSummary& s) {
                      100.0 * number(t, "l1d_hit_rate"), 100.0 * number(t, "l2_hit_rate"),
                      100.0 * number(t, "dram_bandwidth_utilisation"),
                      100.0 * number(t, "dram_row_buffer_hit_rate"));
+  if (s.estimatedLaunches() != 0) {
+    out += fmt::format("kernel sampling: {} of {} launches estimated, {} of the {} cycles (spread "
+                       "+-{}); the rates here and below are the timed launches'\n",
+                       s.estimatedLaunches(), s.launches.size(), s.estimatedCycles(), s.cycles(),
+                       s.estimateSpreadCycles());
+  }
   if (t.contains("energy")) {
     const nlohmann::json& e = t["energy"];
     out += fmt::format("energy: {:.3f} uJ ({:.1f} W average, {:.1f}% static)\n",
@@ -263,6 +287,11 @@ nlohmann::json summaryJson(const RunSummary& s) {
   }
   if (nlohmann::json timing = s.timingTotals(); !timing.is_null()) {
     out["totals"]["cycles"] = s.cycles();
+    if (s.estimatedLaunches() != 0) {
+      out["totals"]["cycle_estimates"] = {{"launches", s.estimatedLaunches()},
+                                          {"cycles", s.estimatedCycles()},
+                                          {"spread_cycles", s.estimateSpreadCycles()}};
+    }
     out["totals"]["timing"] = std::move(timing);
   }
   return out;

@@ -43,6 +43,10 @@ struct RunSummary {
   // launches together (runtime::timingTotals; null in functional mode).
   uint64_t cycles() const;
   nlohmann::json timingTotals() const;
+  // Kernel sampling: the launches whose cycles were estimated, their cycles and spreads, summed.
+  size_t estimatedLaunches() const;
+  uint64_t estimatedCycles() const;
+  uint64_t estimateSpreadCycles() const;
 };
 
 // Table of launches, totals and the verdict. `detail` adds per-kernel instruction mix, memory

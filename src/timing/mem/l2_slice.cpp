@@ -277,6 +277,21 @@ void L2Slice::refuseWrite(uint32_t packet, uint64_t lineAddr, uint32_t set, uint
   pushReply(packet, now + cost.extraCycles);
 }
 
+void L2Slice::warm(uint64_t lineAddr, uint32_t sectors, bool write) {
+  if (tags_.compressedCapacity()) return;  // a set's room depends on the compressed sizes
+  const uint32_t set = setOf(lineAddr);
+  uint32_t way = tags_.find(set, lineAddr);
+  if (way == kNoWay) {
+    way = tags_.victim(set);
+    if (way == kNoWay || tags_.line(set, way).pending != 0) return;
+    tags_.install(set, way, lineAddr, InsertPosition::Mru, PinKind::None);
+  }
+  CacheLine& line = tags_.line(set, way);
+  line.valid |= sectors;
+  if (write) line.dirty |= sectors;
+  tags_.touch(set, way);
+}
+
 void L2Slice::evict(uint32_t set, uint32_t way) {
   const CacheLine& old = tags_.line(set, way);
   if (!old.allocated) return;

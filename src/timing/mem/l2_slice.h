@@ -68,6 +68,10 @@ class L2Slice {
   bool empty() const { return pipeline_.empty() && replies_.empty() && mshrs_.used() == 0; }
 
   void beginKernel();
+  // Functional warming (MemorySystem::warm): `sectors` of `lineAddr` valid (and dirty for a
+  // write), the line most recently used; a missing line takes the replacement victim's way,
+  // whose dirty data is dropped (no write-back). Lines held compressed are left as they are.
+  void warm(uint64_t lineAddr, uint32_t sectors, bool write);
   // At a launch's start (ICachePolicy::pinsFollowUse): true clears the soft pins and re-asks
   // the policy at every read hit from then on.
   void setPinsFollowUse(bool follow);

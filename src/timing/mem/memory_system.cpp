@@ -390,6 +390,19 @@ void MemorySystemImpl::beginLaunch(const hints::LaunchHints* hints, const uint32
   }
 }
 
+void MemorySystemImpl::warm(uint64_t address, uint32_t bytes, bool write) {
+  const uint64_t lineBytes = params_.l2.cache.lineBytes, sectorBytes = params_.l2.cache.sectorBytes;
+  const uint64_t granule = mapping_->granuleBytes(), end = address + std::max<uint32_t>(bytes, 1);
+  for (uint64_t line = address / lineBytes * lineBytes; line < end; line += lineBytes) {
+    const uint64_t from = std::max(address, line), to = std::min(end, line + lineBytes);
+    uint32_t sectors = 0;
+    for (uint64_t s = (from - line) / sectorBytes; s <= (to - 1 - line) / sectorBytes; ++s) sectors |= 1u << s;
+    const DramAddress where = mapping_->map(line);
+    const uint32_t spc = params_.l2.slicesPerChannel;
+    slices_[where.channel * spc + (where.local / granule) % spc]->warm(line, sectors, write);
+  }
+}
+
 void MemorySystemImpl::hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) {
   for (auto& sm : sms_) sm->policy().hintOp(op, launch);
   for (auto& p : l2Policies_) p->hintOp(op, launch);

@@ -85,6 +85,7 @@ class MemorySystemImpl final : public MemorySystem {
   void beginKernel() override;
   void beginLaunch(const hints::LaunchHints* hints, const uint32_t grid[3], uint32_t ctasPerSm) override;
   void hintOp(const hints::AtomOp& op, const hints::LaunchHints* launch) override;
+  void warm(uint64_t address, uint32_t bytes, bool write) override;
   void reportStats(nlohmann::json& out) const override;
 
   // For tests and tools.

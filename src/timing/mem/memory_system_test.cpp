@@ -60,6 +60,34 @@ TEST(MemorySystem, CountsTrafficOfOneMiss) {
   EXPECT_EQ(s["dram"]["cycles"], 75);
 }
 
+// Functional warming (kernel sampling): the L2 holds the warmed sectors, as if the accesses had
+// been served, with no packet, DRAM command or counter; a load of them is then an L2 hit.
+TEST(MemorySystem, WarmedSectorsAreL2HitsWithoutTrafficOrCounters) {
+  Harness cold(tinyParams()), warmed(tinyParams());
+  warmed.system().warm(kA, 4, false);
+  warmed.system().warm(kA + 4096, 64, true);  // two sectors, written
+  nlohmann::json s;
+  warmed.system().reportStats(s);
+  EXPECT_EQ(s["l2"]["accesses"], 0);
+  EXPECT_EQ(s["icnt"]["packets"], 0);
+  EXPECT_EQ(s["dram"]["activates"], 0);
+  const uint64_t miss = cold.latencyOf(record(ir::Op::Ld, ir::Space::Global, kA, 0), 1);
+  const uint64_t hit = warmed.latencyOf(record(ir::Op::Ld, ir::Space::Global, kA, 0), 1);
+  EXPECT_LT(hit, miss);
+  warmed.latencyOf(record(ir::Op::Ld, ir::Space::Global, kA + 4096 + 32, 0), 2);
+  s = nlohmann::json();
+  warmed.system().reportStats(s);
+  EXPECT_EQ(s["l2"]["hits"], 2) << s["l2"].dump();
+  EXPECT_EQ(s["l2"]["misses"], 0);
+  EXPECT_EQ(s["dram"]["read_bursts"], 0);
+  // A sector of the written line that was not warmed is still missing.
+  warmed.latencyOf(record(ir::Op::Ld, ir::Space::Global, kA + 4096 + 64, 0), 3);
+  s = nlohmann::json();
+  warmed.system().reportStats(s);
+  EXPECT_EQ(s["l2"]["sector_misses"], 1);
+  EXPECT_EQ(s["dram"]["read_bursts"], 1);
+}
+
 TEST(MemorySystem, IdleAndNextEvents) {
   Harness h(tinyParams());
   EXPECT_TRUE(h.system().idle());

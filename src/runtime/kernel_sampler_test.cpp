@@ -1,0 +1,210 @@
+// Kernel sampling: when a kernel shape's last timed launches agree in IPC, the estimate from
+// them (exact arithmetic), the window sliding past a launch that disagrees, and on a Device: the
+// launches it estimates, their cycles, their results, and the [sampling] keys in either mode.
+#include "runtime/kernel_sampler.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/device.h"
+
+namespace warpsim::runtime {
+namespace {
+
+KernelSampler::Shape shape(const char* kernel, uint32_t ctas) {
+  return {kernel, {ctas, 1, 1}, {128, 1, 1}, 0};
+}
+
+TEST(KernelSampler, EstimatesFromTheTimedLaunchesOnceTheyAgree) {
+  KernelSampler s({2, 0.05, 0});
+  const auto a = shape("k", 4);
+  EXPECT_FALSE(s.canEstimate(a));
+  s.recordTimed(a, 1000, 100);  // IPC 10
+  EXPECT_FALSE(s.canEstimate(a));  // one of two
+  s.recordTimed(a, 2000, 210);  // IPC 9.52; the mean is 3000 / 310 = 9.677
+  ASSERT_TRUE(s.canEstimate(a));  // 10 is 3.3% above the mean
+  CycleEstimate basis;
+  EXPECT_EQ(s.estimateCycles(a, 1500, basis), 155u);  // 1500 * 310 / 3000
+  EXPECT_EQ(basis.timedLaunches, 2u);
+  EXPECT_DOUBLE_EQ(basis.threadIpc, 3000.0 / 310.0);
+  EXPECT_EQ(basis.spreadCycles, 5u);  // 155 x (10 / 9.677 - 1) = 5.17
+  EXPECT_FALSE(s.canEstimate(shape("k", 8)));  // another grid is another shape
+  EXPECT_FALSE(s.canEstimate(shape("other", 4)));
+}
+
+TEST(KernelSampler, ALaunchThatDisagreesIsTimedUntilTheLastOnesAgreeAgain) {
+  KernelSampler s({2, 0.03, 0});
+  const auto a = shape("k", 4);
+  s.recordTimed(a, 1000, 100);
+  s.recordTimed(a, 2000, 210);  // 3.3% from the mean: over 3%
+  EXPECT_FALSE(s.canEstimate(a));
+  s.recordTimed(a, 1000, 100);  // the window slides: 9.52 and 10 again
+  EXPECT_FALSE(s.canEstimate(a));
+  s.recordTimed(a, 3000, 300);  // 10 and 10
+  EXPECT_TRUE(s.canEstimate(a));
+  s.recordTimed(a, 1000, 0);  // no cycles (a failed launch): ignored
+  s.recordTimed(a, 0, 100);
+  EXPECT_TRUE(s.canEstimate(a));
+}
+
+TEST(KernelSampler, EveryFewEstimatesALaunchIsTimedAsACheck) {
+  KernelSampler s({2, 0.05, 3});
+  const auto a = shape("k", 4);
+  s.recordTimed(a, 1000, 100);
+  s.recordTimed(a, 1000, 100);
+  CycleEstimate basis;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(s.canEstimate(a)) << i;
+    EXPECT_EQ(s.estimateCycles(a, 1000, basis), 100u);
+  }
+  EXPECT_FALSE(s.canEstimate(a));  // the fourth is a check
+  s.recordTimed(a, 1020, 100);     // IPC 10.2: 2% from the mean, it joins
+  ASSERT_TRUE(s.canEstimate(a));
+  EXPECT_EQ(s.estimateCycles(a, 1010, basis), 100u);  // mean (1000 + 1020) / 200 = 10.1
+  s.estimateCycles(a, 1010, basis);
+  s.estimateCycles(a, 1010, basis);
+  EXPECT_FALSE(s.canEstimate(a));
+  s.recordTimed(a, 1500, 100);  // IPC 15: the launches have changed, the shape is timed again
+  EXPECT_FALSE(s.canEstimate(a));
+  s.recordTimed(a, 1500, 100);
+  ASSERT_TRUE(s.canEstimate(a));
+  EXPECT_EQ(s.estimateCycles(a, 1500, basis), 100u);
+}
+
+TEST(KernelSampler, AnEstimateOfOtherWorkMakesTheNextLaunchACheck) {
+  KernelSampler s({2, 0.05, 0});
+  const auto a = shape("k", 4);
+  s.recordTimed(a, 1000, 100);
+  s.recordTimed(a, 1000, 100);
+  CycleEstimate basis;
+  EXPECT_EQ(s.estimateCycles(a, 1040, basis), 104u);  // 4% more work than the timed ones
+  ASSERT_TRUE(s.canEstimate(a));
+  EXPECT_EQ(s.estimateCycles(a, 1200, basis), 120u);  // 20% more: the next one is timed
+  EXPECT_FALSE(s.canEstimate(a));
+  s.recordTimed(a, 1200, 150);  // IPC 8: it has changed, the shape is timed again
+  EXPECT_FALSE(s.canEstimate(a));
+  s.recordTimed(a, 1200, 150);
+  EXPECT_TRUE(s.canEstimate(a));
+}
+
+TEST(KernelSampler, OffByDefault) {
+  KernelSampler s;
+  const auto a = shape("k", 4);
+  for (int i = 0; i < 5; ++i) s.recordTimed(a, 1000, 100);
+  EXPECT_FALSE(s.enabled());
+  EXPECT_FALSE(s.canEstimate(a));
+}
+
+// out[i] = i * 1664525 + seed, iterated `rounds` times.
+const char* kBusy = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry busy(.param .u64 pout, .param .u32 pseed, .param .u32 prounds)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [pout];
+  ld.param.u32 %r1, [pseed];
+  ld.param.u32 %r2, [prounds];
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mov.u32 %r5, %tid.x;
+  mad.lo.s32 %r6, %r3, %r4, %r5;
+  add.s32 %r7, %r6, %r1;
+  mov.u32 %r8, 0;
+LOOP:
+  mad.lo.s32 %r7, %r7, 1664525, 1013904223;
+  add.s32 %r8, %r8, 1;
+  setp.lt.u32 %p1, %r8, %r2;
+  @%p1 bra LOOP;
+  mul.wide.u32 %rd2, %r6, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
+)";
+
+constexpr uint32_t kBlock = 128;
+
+func::LaunchConfig launchOf(const Kernel& k, uint32_t ctas, uint64_t out, uint32_t seed, uint32_t rounds) {
+  func::LaunchConfig c;
+  c.grid = {ctas, 1, 1};
+  c.block = {kBlock, 1, 1};
+  c.params.resize(k.function().kernelParamBytes);
+  std::memcpy(c.params.data(), &out, 8);
+  std::memcpy(c.params.data() + 8, &seed, 4);
+  std::memcpy(c.params.data() + 12, &rounds, 4);
+  return c;
+}
+
+uint32_t expected(uint32_t i, uint32_t seed, uint32_t rounds) {
+  uint32_t x = i + seed;
+  for (uint32_t r = 0; r < rounds; ++r) x = x * 1664525u + 1013904223u;
+  return x;
+}
+
+DeviceOptions sampled(const std::string& mode, std::vector<std::string> sets) {
+  DeviceOptions o;
+  o.mode = mode;
+  o.config = "gtx480";
+  o.resources = DeviceOptions::Resources::Estimate;
+  o.sets = std::move(sets);
+  return o;
+}
+
+TEST(KernelSampling, AgreeingLaunchesOfAShapeAreEstimatedAndStillCompute) {
+  Device gpu(sampled("timing", {"sampling.launches=2", "sampling.ipc_tolerance=0.1"}));
+  Module m = gpu.loadModule(kBusy, "busy.ptx");
+  const Kernel k = m.kernel("busy");
+  const uint64_t out = gpu.malloc(4 * kBlock * 4);
+  std::vector<LaunchReport> r;
+  // Six launches of 4 CTAs (the same work, other seeds), then one of 2 CTAs (another shape).
+  for (uint32_t i = 0; i < 6; ++i) r.push_back(gpu.run(k, launchOf(k, 4, out, i, 300)));
+  r.push_back(gpu.run(k, launchOf(k, 2, out, 9, 200)));
+  for (const LaunchReport& one : r) ASSERT_TRUE(one.result.ok) << one.result.error;
+  const std::vector<uint32_t> got = gpu.download<uint32_t>(out, 4 * kBlock);
+  for (uint32_t i = 0; i < 2 * kBlock; ++i) ASSERT_EQ(got[i], expected(i, 9, 200)) << i;
+  for (uint32_t i = 2 * kBlock; i < 4 * kBlock; ++i) ASSERT_EQ(got[i], expected(i, 5, 300)) << i;
+
+  // The first two are timed; they agree (within 10%), so the rest of the shape is estimated
+  // from them, and the other shape is timed.
+  ASSERT_TRUE(r[0].timing && r[1].timing);
+  EXPECT_FALSE(r[0].cycleEstimate || r[1].cycleEstimate);
+  const double ipc = static_cast<double>(r[0].threadInstructions() + r[1].threadInstructions()) /
+                     static_cast<double>(r[0].cycles + r[1].cycles);
+  for (size_t i = 2; i < 6; ++i) {
+    ASSERT_TRUE(r[i].cycleEstimate) << i;
+    EXPECT_FALSE(r[i].timing) << i;
+    EXPECT_EQ(r[i].cycleEstimate->timedLaunches, 2u);
+    EXPECT_DOUBLE_EQ(r[i].cycleEstimate->threadIpc, ipc);
+    EXPECT_EQ(r[i].cycles, static_cast<uint64_t>(std::round(r[i].threadInstructions() / ipc))) << i;
+    EXPECT_DOUBLE_EQ(r[i].simulatedSeconds, r[i].cycles / 1400e6);  // gtx480's 1.4 GHz core
+    EXPECT_EQ(r[i].threadInstructions(), r[0].threadInstructions());  // counted by the engine
+    EXPECT_GT(r[i].stats.warpInstructions, uint64_t{300} * 4 * kBlock / 32);
+  }
+  EXPECT_FALSE(r[6].cycleEstimate);
+  EXPECT_TRUE(r[6].timing);
+}
+
+TEST(KernelSampling, OffItTimesEveryLaunchAndFunctionalModeTakesTheKeys) {
+  Device timed(sampled("timing", {}));
+  Module m = timed.loadModule(kBusy, "busy.ptx");
+  const Kernel k = m.kernel("busy");
+  const uint64_t out = timed.malloc(4 * kBlock * 4);
+  for (uint32_t i = 0; i < 4; ++i) {
+    const LaunchReport r = timed.run(k, launchOf(k, 4, out, i, 100));
+    EXPECT_TRUE(r.timing);
+    EXPECT_FALSE(r.cycleEstimate);
+  }
+  Device functional(sampled("functional", {"sampling.launches=3"}));
+  EXPECT_THROW(Device(sampled("timing", {"sampling.ipc_tolerance=2"})), Error);
+  EXPECT_THROW(Device(sampled("functional", {"sampling.launch=3"})), Error);
+}
+
+}  // namespace
+}  // namespace warpsim::runtime
