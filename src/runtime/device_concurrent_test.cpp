@@ -5,52 +5,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "runtime/device.h"
+#include "runtime/testing/busy_kernel.h"
 
 namespace warpsim::runtime {
 namespace {
 
-// out[i] = i * 1664525 + seed, iterated `rounds` times: compute-bound CTAs.
-const char* kBusy = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry busy(.param .u64 pout, .param .u32 pseed, .param .u32 prounds)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<10>;
-  .reg .b64 %rd<5>;
-  ld.param.u64 %rd1, [pout];
-  ld.param.u32 %r1, [pseed];
-  ld.param.u32 %r2, [prounds];
-  mov.u32 %r3, %ctaid.x;
-  mov.u32 %r4, %ntid.x;
-  mov.u32 %r5, %tid.x;
-  mad.lo.s32 %r6, %r3, %r4, %r5;
-  add.s32 %r7, %r6, %r1;
-  mov.u32 %r8, 0;
-LOOP:
-  mad.lo.s32 %r7, %r7, 1664525, 1013904223;
-  add.s32 %r8, %r8, 1;
-  setp.lt.u32 %p1, %r8, %r2;
-  @%p1 bra LOOP;
-  mul.wide.u32 %rd2, %r6, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r7;
-  ret;
-}
-)";
+using testing::kBusyPtx;
 
 constexpr uint32_t kBlock = 128, kCtas = 2, kRounds = 300;
 
-uint32_t expected(uint32_t i, uint32_t seed) {
-  uint32_t x = i + seed;
-  for (uint32_t r = 0; r < kRounds; ++r) x = x * 1664525u + 1013904223u;
-  return x;
-}
+uint32_t expected(uint32_t i, uint32_t seed) { return testing::busyValue(i, seed, kRounds); }
 
 DeviceOptions options(const std::string& mode) {
   DeviceOptions o;
@@ -61,15 +29,7 @@ DeviceOptions options(const std::string& mode) {
 }
 
 func::LaunchConfig launchOf(const Kernel& k, uint64_t out, uint32_t seed) {
-  func::LaunchConfig c;
-  c.grid = {kCtas, 1, 1};
-  c.block = {kBlock, 1, 1};
-  c.params.resize(k.function().kernelParamBytes);
-  const uint32_t rounds = kRounds;
-  std::memcpy(c.params.data(), &out, 8);
-  std::memcpy(c.params.data() + 8, &seed, 4);
-  std::memcpy(c.params.data() + 12, &rounds, 4);
-  return c;
+  return testing::busyLaunch(k, kCtas, kBlock, out, seed, kRounds);
 }
 
 bool computed(const Device& gpu, uint64_t out, uint32_t seed) {
@@ -84,7 +44,7 @@ class Concurrent : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Concurrent, EveryLaunchComputesItsResultsWithItsOwnReport) {
   Device gpu(options(GetParam()));
-  Module m = gpu.loadModule(kBusy, "busy.ptx");
+  Module m = gpu.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
   const uint64_t a = gpu.malloc(kCtas * kBlock * 4), b = gpu.malloc(kCtas * kBlock * 4);
   const std::vector<LaunchReport> r =
@@ -104,7 +64,7 @@ INSTANTIATE_TEST_SUITE_P(Modes, Concurrent, ::testing::Values("functional", "tim
 
 TEST(ConcurrentTiming, IndependentLaunchesOverlapAndAfterOrdersThem) {
   Device gpu(options("timing"));
-  Module m = gpu.loadModule(kBusy, "busy.ptx");
+  Module m = gpu.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
   const uint64_t a = gpu.malloc(kCtas * kBlock * 4), b = gpu.malloc(kCtas * kBlock * 4);
   const LaunchReport alone = gpu.run(k, launchOf(k, a, 1));
@@ -131,7 +91,7 @@ TEST(ConcurrentTiming, IndependentLaunchesOverlapAndAfterOrdersThem) {
 
 TEST(ConcurrentLaunches, CooperativeLaunchesAreRefused) {
   Device gpu(options("timing"));
-  Module m = gpu.loadModule(kBusy, "busy.ptx");
+  Module m = gpu.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
   func::LaunchConfig c = launchOf(k, gpu.malloc(kCtas * kBlock * 4), 1);
   c.cooperative = true;

@@ -6,11 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "runtime/device.h"
+#include "runtime/testing/busy_kernel.h"
 
 namespace warpsim::runtime {
 namespace {
@@ -99,53 +99,14 @@ TEST(KernelSampler, OffByDefault) {
   EXPECT_FALSE(s.canEstimate(a));
 }
 
-// out[i] = i * 1664525 + seed, iterated `rounds` times.
-const char* kBusy = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry busy(.param .u64 pout, .param .u32 pseed, .param .u32 prounds)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<10>;
-  .reg .b64 %rd<5>;
-  ld.param.u64 %rd1, [pout];
-  ld.param.u32 %r1, [pseed];
-  ld.param.u32 %r2, [prounds];
-  mov.u32 %r3, %ctaid.x;
-  mov.u32 %r4, %ntid.x;
-  mov.u32 %r5, %tid.x;
-  mad.lo.s32 %r6, %r3, %r4, %r5;
-  add.s32 %r7, %r6, %r1;
-  mov.u32 %r8, 0;
-LOOP:
-  mad.lo.s32 %r7, %r7, 1664525, 1013904223;
-  add.s32 %r8, %r8, 1;
-  setp.lt.u32 %p1, %r8, %r2;
-  @%p1 bra LOOP;
-  mul.wide.u32 %rd2, %r6, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  st.global.u32 [%rd3], %r7;
-  ret;
-}
-)";
+using testing::busyLaunch;
+using testing::busyValue;
+using testing::kBusyPtx;
 
 constexpr uint32_t kBlock = 128;
 
 func::LaunchConfig launchOf(const Kernel& k, uint32_t ctas, uint64_t out, uint32_t seed, uint32_t rounds) {
-  func::LaunchConfig c;
-  c.grid = {ctas, 1, 1};
-  c.block = {kBlock, 1, 1};
-  c.params.resize(k.function().kernelParamBytes);
-  std::memcpy(c.params.data(), &out, 8);
-  std::memcpy(c.params.data() + 8, &seed, 4);
-  std::memcpy(c.params.data() + 12, &rounds, 4);
-  return c;
-}
-
-uint32_t expected(uint32_t i, uint32_t seed, uint32_t rounds) {
-  uint32_t x = i + seed;
-  for (uint32_t r = 0; r < rounds; ++r) x = x * 1664525u + 1013904223u;
-  return x;
+  return busyLaunch(k, ctas, kBlock, out, seed, rounds);
 }
 
 DeviceOptions sampled(const std::string& mode, std::vector<std::string> sets) {
@@ -159,7 +120,7 @@ DeviceOptions sampled(const std::string& mode, std::vector<std::string> sets) {
 
 TEST(KernelSampling, AgreeingLaunchesOfAShapeAreEstimatedAndStillCompute) {
   Device gpu(sampled("timing", {"sampling.launches=2", "sampling.ipc_tolerance=0.1"}));
-  Module m = gpu.loadModule(kBusy, "busy.ptx");
+  Module m = gpu.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
   const uint64_t out = gpu.malloc(4 * kBlock * 4);
   std::vector<LaunchReport> r;
@@ -168,8 +129,8 @@ TEST(KernelSampling, AgreeingLaunchesOfAShapeAreEstimatedAndStillCompute) {
   r.push_back(gpu.run(k, launchOf(k, 2, out, 9, 200)));
   for (const LaunchReport& one : r) ASSERT_TRUE(one.result.ok) << one.result.error;
   const std::vector<uint32_t> got = gpu.download<uint32_t>(out, 4 * kBlock);
-  for (uint32_t i = 0; i < 2 * kBlock; ++i) ASSERT_EQ(got[i], expected(i, 9, 200)) << i;
-  for (uint32_t i = 2 * kBlock; i < 4 * kBlock; ++i) ASSERT_EQ(got[i], expected(i, 5, 300)) << i;
+  for (uint32_t i = 0; i < 2 * kBlock; ++i) ASSERT_EQ(got[i], busyValue(i, 9, 200)) << i;
+  for (uint32_t i = 2 * kBlock; i < 4 * kBlock; ++i) ASSERT_EQ(got[i], busyValue(i, 5, 300)) << i;
 
   // The first two are timed; they agree (within 10%), so the rest of the shape is estimated
   // from them, and the other shape is timed.
@@ -193,7 +154,7 @@ TEST(KernelSampling, AgreeingLaunchesOfAShapeAreEstimatedAndStillCompute) {
 
 TEST(KernelSampling, OffItTimesEveryLaunchAndFunctionalModeTakesTheKeys) {
   Device timed(sampled("timing", {}));
-  Module m = timed.loadModule(kBusy, "busy.ptx");
+  Module m = timed.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
   const uint64_t out = timed.malloc(4 * kBlock * 4);
   for (uint32_t i = 0; i < 4; ++i) {
