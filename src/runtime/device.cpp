@@ -163,7 +163,6 @@ void Device::buildTimingModel() {
     if (options_.progress && isatty(fileno(stderr))) gpuOptions.progress = stderr;
     gpu_ = std::make_unique<timing::Gpu>(*tree_, *registry_, *memory_, gpuOptions);
     sampler_ = KernelSampler(readSamplingOptions(*tree_));
-    coreMhz_ = tree_->section("clocks").f64("core", 1400.0, "");
     properties_ = gpuProperties(*tree_, memory_->capacity());
     profileValues_ = readProfileOptions(*tree_).valueSimilarity;
     compilerOptions_ = readCompilerOptions(*tree_);
@@ -415,7 +414,7 @@ LaunchReport Device::run(const Kernel& kernel, const func::LaunchConfig& given) 
     if (report.result.ok) {
       CycleEstimate basis;
       report.cycles = sampler_.estimateCycles(shape, report.result.threadInstructions, basis);
-      report.simulatedSeconds = static_cast<double>(report.cycles) / (coreMhz_ * 1e6);
+      report.simulatedSeconds = static_cast<double>(report.cycles) / (gpu_->coreClock().mhz() * 1e6);
       report.cycleEstimate = basis;
     }
   } else if (gpu_) {

@@ -266,7 +266,6 @@ class Device {
   uint32_t warpQuantum_ = 1;            // functional.warp_quantum
   uint64_t allocationAlignment_ = 256;  // gpu.allocation_alignment (malloc)
   KernelSampler sampler_;               // [sampling]; timing mode only
-  double coreMhz_ = 0.0;                // clocks.core, for estimated launches' simulated time
   std::unique_ptr<config::Tree> tree_;
   std::unique_ptr<timing::PluginRegistry> registry_;
   std::unique_ptr<func::DeviceMemory> memory_;

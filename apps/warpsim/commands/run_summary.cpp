@@ -43,22 +43,15 @@ uint64_t RunSummary::cycles() const {
 
 nlohmann::json RunSummary::timingTotals() const { return runtime::timingTotals(launches); }
 
-size_t RunSummary::estimatedLaunches() const {
-  size_t n = 0;
-  for (const runtime::LaunchReport& r : launches) n += r.cycleEstimate ? 1 : 0;
-  return n;
-}
-
-uint64_t RunSummary::estimatedCycles() const {
-  uint64_t n = 0;
-  for (const runtime::LaunchReport& r : launches) n += r.cycleEstimate ? r.cycles : 0;
-  return n;
-}
-
-uint64_t RunSummary::estimateSpreadCycles() const {
-  uint64_t n = 0;
-  for (const runtime::LaunchReport& r : launches) n += r.cycleEstimate ? r.cycleEstimate->spreadCycles : 0;
-  return n;
+RunSummary::Estimates RunSummary::estimates() const {
+  Estimates e;
+  for (const runtime::LaunchReport& r : launches) {
+    if (!r.cycleEstimate) continue;
+    ++e.launches;
+    e.cycles += r.cycles;
+    e.spreadCycles += r.cycleEstimate->spreadCycles;
+  }
+  return e;
 }
 
 namespace {
@@ -168,11 +161,10 @@ void appendTiming(std::string& out, const RunSummary& s) {
                      100.0 * number(t, "l1d_hit_rate"), 100.0 * number(t, "l2_hit_rate"),
                      100.0 * number(t, "dram_bandwidth_utilisation"),
                      100.0 * number(t, "dram_row_buffer_hit_rate"));
-  if (s.estimatedLaunches() != 0) {
+  if (const RunSummary::Estimates e = s.estimates(); e.launches != 0) {
     out += fmt::format("kernel sampling: {} of {} launches estimated, {} of the {} cycles (spread "
                        "+-{}); the rates here and below are the timed launches'\n",
-                       s.estimatedLaunches(), s.launches.size(), s.estimatedCycles(), s.cycles(),
-                       s.estimateSpreadCycles());
+                       e.launches, s.launches.size(), e.cycles, s.cycles(), e.spreadCycles);
   }
   if (t.contains("energy")) {
     const nlohmann::json& e = t["energy"];
@@ -287,10 +279,9 @@ nlohmann::json summaryJson(const RunSummary& s) {
   }
   if (nlohmann::json timing = s.timingTotals(); !timing.is_null()) {
     out["totals"]["cycles"] = s.cycles();
-    if (s.estimatedLaunches() != 0) {
-      out["totals"]["cycle_estimates"] = {{"launches", s.estimatedLaunches()},
-                                          {"cycles", s.estimatedCycles()},
-                                          {"spread_cycles", s.estimateSpreadCycles()}};
+    if (const RunSummary::Estimates e = s.estimates(); e.launches != 0) {
+      out["totals"]["cycle_estimates"] = {
+          {"launches", e.launches}, {"cycles", e.cycles}, {"spread_cycles", e.spreadCycles}};
     }
     out["totals"]["timing"] = std::move(timing);
   }

@@ -44,9 +44,11 @@ struct RunSummary {
   uint64_t cycles() const;
   nlohmann::json timingTotals() const;
   // Kernel sampling: the launches whose cycles were estimated, their cycles and spreads, summed.
-  size_t estimatedLaunches() const;
-  uint64_t estimatedCycles() const;
-  uint64_t estimateSpreadCycles() const;
+  struct Estimates {
+    size_t launches = 0;
+    uint64_t cycles = 0, spreadCycles = 0;
+  };
+  Estimates estimates() const;
 };
 
 // Table of launches, totals and the verdict. `detail` adds per-kernel instruction mix, memory

@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <bit>
 
+#include "timing/mem/line_routing.h"
+
 namespace warpsim::timing::mem {
 
 namespace {
-
-// Sectors first..last inclusive (last < 32).
-inline uint32_t sectorRange(uint32_t first, uint32_t last) {
-  const uint64_t upTo = (uint64_t{1} << (last + 1)) - 1;
-  return static_cast<uint32_t>(upTo & ~((uint64_t{1} << first) - 1));
-}
 
 // Index of the request for `line` in out[begin, count), or count when there is none. `hint` is
 // the request found last (lanes of a warp mostly fall in the line of the previous lane).

@@ -6,6 +6,7 @@
 #include "func/device_memory.h"
 #include "timing/mem/baseline_plugins.h"
 #include "timing/mem/hash_address_mapping.h"
+#include "timing/mem/line_routing.h"
 #include "timing/mem/page_placements.h"
 #include "timing/mem/paged_address_mapping.h"
 #include "timing/mem/zone_placements.h"
@@ -392,14 +393,13 @@ void MemorySystemImpl::beginLaunch(const hints::LaunchHints* hints, const uint32
 
 void MemorySystemImpl::warm(uint64_t address, uint32_t bytes, bool write) {
   const uint64_t lineBytes = params_.l2.cache.lineBytes, sectorBytes = params_.l2.cache.sectorBytes;
-  const uint64_t granule = mapping_->granuleBytes(), end = address + std::max<uint32_t>(bytes, 1);
+  const uint64_t end = address + std::max<uint32_t>(bytes, 1);
   for (uint64_t line = address / lineBytes * lineBytes; line < end; line += lineBytes) {
     const uint64_t from = std::max(address, line), to = std::min(end, line + lineBytes);
-    uint32_t sectors = 0;
-    for (uint64_t s = (from - line) / sectorBytes; s <= (to - 1 - line) / sectorBytes; ++s) sectors |= 1u << s;
-    const DramAddress where = mapping_->map(line);
-    const uint32_t spc = params_.l2.slicesPerChannel;
-    slices_[where.channel * spc + (where.local / granule) % spc]->warm(line, sectors, write);
+    const uint32_t sectors = sectorRange(static_cast<uint32_t>((from - line) / sectorBytes),
+                                         static_cast<uint32_t>((to - 1 - line) / sectorBytes));
+    const uint32_t slice = sliceOf(mapping_->map(line), mapping_->granuleBytes(), params_.l2.slicesPerChannel);
+    slices_[slice]->warm(line, sectors, write);
   }
 }
 

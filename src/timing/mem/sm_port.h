@@ -7,6 +7,7 @@
 #include "ir/types.h"
 #include "timing/mem/crossbar.h"
 #include "timing/mem/i_address_mapping.h"
+#include "timing/mem/line_routing.h"
 #include "timing/mem/packet.h"
 
 namespace warpsim::timing::mem {
@@ -57,8 +58,7 @@ class SmPort {
     p.atomicOps = static_cast<uint16_t>(atomicOps);
     p.format = format;
     const DramAddress where = mapping_.map(addr);
-    p.slice = static_cast<uint16_t>(where.channel * slicesPerChannel_ +
-                                    (where.local / granule_) % slicesPerChannel_);
+    p.slice = static_cast<uint16_t>(sliceOf(where, granule_, slicesPerChannel_));
     p.port = p.slice;
     if (kind == PacketKind::Write || kind == PacketKind::Reduction) ++writesSent_;
     if (kind != PacketKind::Writeback) ++awaited_;
