@@ -78,6 +78,11 @@ int main(int argc, char** argv) {
                      "With --all: run this many workloads at once, each in a process of its own "
                      "(the lines keep the suite's order)")
       ->check(kAtLeastOne);
+  runCmd->add_option("--threads", run.threads,
+                     "Host threads the simulation may use (host.threads; default: the machine's "
+                     "cores). Functional mode runs a launch's CTAs on them with the result of "
+                     "running them one after another; the timing model runs on one thread")
+      ->check(kAtLeastOne);
   runCmd->add_option("--seed", run.seed, "Seed of the input generator")->capture_default_str();
   runCmd->add_option("--stats", run.statsFile, "Write the statistics as JSON to this file");
   runCmd->add_option("--sms", run.sms, "Number of SMs the CTAs are spread over (%nsmid)")

@@ -51,7 +51,7 @@ void DeviceMemory::dropPages(const AllocationLayout::Chunk& c) {
 
 const DeviceMemory::Allocation* DeviceMemory::allocationOfSlow(uint64_t addr, uint64_t n) const {
   const Allocation* a = layout_.allocationOf(addr, n);
-  if (a) lastAlloc_ = a;
+  if (a) lastAlloc_.store(a, std::memory_order_relaxed);
   return a;
 }
 
@@ -74,7 +74,7 @@ DeviceMemory::PageSlot& DeviceMemory::slotOf(uint64_t addr) {
 
 uint8_t* DeviceMemory::translateSlow(uint64_t addr) { return slotOf(addr).data + (addr & (kPageSize - 1)); }
 
-const uint8_t* DeviceMemory::findPage(uint64_t page) const {
+const uint8_t* DeviceMemory::existingPage(uint64_t page) const {
   const PageSlot& slot = pageCache_[page & (kPageCacheSize - 1)];
   if (slot.tag == page) return slot.data;
   auto it = pages_.find(page);
@@ -148,7 +148,7 @@ void DeviceMemory::read(uint64_t addr, void* dst, uint64_t n) const {
   auto* d = static_cast<uint8_t*>(dst);
   while (n > 0) {
     const uint64_t chunk = std::min<uint64_t>(n, kPageSize - (addr & (kPageSize - 1)));
-    const uint8_t* page = findPage(addr >> kPageBits);
+    const uint8_t* page = existingPage(addr >> kPageBits);
     if (page) std::memcpy(d, page + (addr & (kPageSize - 1)), chunk);
     else std::memset(d, 0, chunk);
     addr += chunk;

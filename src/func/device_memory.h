@@ -17,6 +17,7 @@
 // byte beside its page, so that reads of bytes never written can be found (isWritten).
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -78,10 +79,15 @@ class DeviceMemory {
 
   // ---- engine fast path -------------------------------------------------------------------
   // The live allocation containing [addr, addr + n), or nullptr.
+  // Safe to call from several threads while nothing allocates or frees.
   const Allocation* allocationOf(uint64_t addr, uint64_t n) const {
-    if (lastAlloc_ && lastAlloc_->contains(addr, n)) return lastAlloc_;
+    const Allocation* last = lastAlloc_.load(std::memory_order_relaxed);
+    if (last && last->contains(addr, n)) return last;
     return allocationOfSlow(addr, n);
   }
+  // The data of page `page` (an address >> kPageBits), or nullptr when it was never touched
+  // (it reads as zeros). Safe to call from several threads while nothing writes the memory.
+  const uint8_t* existingPage(uint64_t page) const;
   // Host pointer to `addr`, creating the page on first touch. The caller has checked that the
   // access lies in backed memory and does not cross a page (aligned accesses of <= 16 bytes
   // never do).
@@ -111,6 +117,12 @@ class DeviceMemory {
       }
       return page_ + (addr & (kPageSize - 1));
     }
+    // Whether an access of n bytes at addr lies inside a live allocation (get() without the
+    // translation).
+    bool allocated(uint64_t addr, unsigned n) {
+      if (!alloc_ || !alloc_->contains(addr, n)) alloc_ = mem_->allocationOf(addr, n);
+      return alloc_ != nullptr;
+    }
 
    private:
     DeviceMemory* mem_;
@@ -134,7 +146,6 @@ class DeviceMemory {
   uint8_t* translateSlow(uint64_t addr);
   PageSlot& slotOf(uint64_t addr);  // the cache slot of addr's page, created on first touch
   const Allocation* allocationOfSlow(uint64_t addr, uint64_t n) const;
-  const uint8_t* findPage(uint64_t page) const;  // nullptr: never touched (reads as zeros)
   void checkHostRange(uint64_t addr, uint64_t n, const char* what) const;
   void dropPages(const AllocationLayout::Chunk& c);
 
@@ -144,7 +155,8 @@ class DeviceMemory {
   AllocationLayout layout_;
   std::unordered_map<uint64_t, Page> pages_;
   std::array<PageSlot, kPageCacheSize> pageCache_{};
-  mutable const Allocation* lastAlloc_ = nullptr;  // most recent allocationOf() hit
+  // The most recent allocationOf() hit: a hint, so threads that only read may race on it.
+  mutable std::atomic<const Allocation*> lastAlloc_ = nullptr;
 };
 
 }  // namespace warpsim::func

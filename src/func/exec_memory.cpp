@@ -5,6 +5,7 @@
 #include "func/address_space.h"
 #include "func/alu/lanes.h"
 #include "func/executors.h"
+#include "func/speculative_memory.h"
 #include "func/warp.h"
 
 namespace warpsim::func {
@@ -94,13 +95,20 @@ inline void forEachAccessIn(ExecCtx& ctx, const LinkedInstr& li, const char* wha
     return;
   }
   DeviceMemory::Cursor cursor(*w.grid().memory);
+  // A CTA running ahead of others (parallel functional mode) reaches global memory through its
+  // speculative view.
+  SpeculativeMemory* view = w.grid().speculation;
+  const auto kind = what[0] == 'l' ? SpeculativeMemory::Access::Read : SpeculativeMemory::Access::Write;
   for (uint32_t m = ctx.mask; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
     const uint64_t issued = (base + (breg ? breg[lane] : 0)) & mask;
     uint64_t a = issued;
     ir::Space space = li.space;
     uint8_t* p = nullptr;
-    if (!kChecked && global && (a & (n - 1)) == 0) p = cursor.get(a, n);
+    if (!kChecked && global && (a & (n - 1)) == 0) {
+      if (!view) p = cursor.get(a, n);
+      else if (cursor.allocated(a, n)) p = view->access(a, n, kind);
+    }
     if (!p) {
       p = w.resolve(li.space, a, n, lane, what, &space);  // slow path; faults when illegal
       if (!p) return;

@@ -8,6 +8,7 @@
 
 #include "func/cta.h"
 #include "func/grid_context.h"
+#include "func/parallel_ctas.h"
 
 namespace warpsim::func {
 
@@ -123,6 +124,22 @@ void runCooperative(GridContext& grid, LaunchResult& result) {
 
 }  // namespace
 
+void runCtasInOrder(GridContext& grid, uint64_t first, LaunchResult& result) {
+  const uint64_t ctas = grid.config->grid.count();
+  Cta cta(grid, static_cast<uint32_t>(first));  // one CTA's storage serves every CTA in turn
+  for (uint64_t c = first; c < ctas; ++c) {
+    if (c != first) cta.reset(static_cast<uint32_t>(c));
+    std::string error;
+    const bool ok = cta.runToCompletion(&error);
+    ++result.ctasExecuted;
+    if (!ok) {
+      result.ok = false;
+      result.error = std::move(error);
+      return;
+    }
+  }
+}
+
 LaunchResult runKernel(const Program& program, uint32_t function, const LaunchConfig& config,
                        DeviceMemory& memory, const RunOptions& options) {
   LaunchResult result;
@@ -139,19 +156,8 @@ LaunchResult runKernel(const Program& program, uint32_t function, const LaunchCo
     result.deviceAtomOps = grid.deviceAtomOps;
     return result;
   }
-  const uint64_t ctas = config.grid.count();
-  Cta cta(grid, 0);  // one CTA's storage serves every CTA in turn
-  for (uint64_t c = 0; c < ctas; ++c) {
-    if (c != 0) cta.reset(static_cast<uint32_t>(c));
-    std::string error;
-    const bool ok = cta.runToCompletion(&error);
-    ++result.ctasExecuted;
-    if (!ok) {
-      result.ok = false;
-      result.error = std::move(error);
-      break;
-    }
-  }
+  if (canRunCtasInParallel(grid)) runCtasInParallel(grid, result);
+  else runCtasInOrder(grid, 0, result);
   result.warpInstructions = grid.warpInstructions;
   result.threadInstructions = grid.threadInstructions;
   result.deviceAtomOps = grid.deviceAtomOps;

@@ -33,7 +33,13 @@ std::string cooperativeTooLarge(const std::string& kernel, uint64_t ctas, uint64
 GridContext prepareGrid(const Program& program, uint32_t function, const LaunchConfig& config,
                         DeviceMemory& memory, const RunOptions& options);
 
-// Runs `function` (an .entry of program) to completion or to its first error. Device-side
+// Runs CTAs first, first + 1, ... of `grid` one after another to the end of the grid or to the
+// first error, adding to `result` (a normal launch; parallel_ctas.h uses it for the rest of a
+// launch whose CTAs depend on each other).
+void runCtasInOrder(GridContext& grid, uint64_t first, LaunchResult& result);
+
+// Runs `function` (an .entry of program) to completion or to its first error, on
+// RunOptions::threads host threads when it can (func/parallel_ctas.h), with the same result. Device-side
 // faults, traps, deadlocks and the instruction limit come back as LaunchResult::ok == false with
 // a message; nothing is thrown for them.
 LaunchResult runKernel(const Program& program, uint32_t function, const LaunchConfig& config,

@@ -11,6 +11,8 @@
 
 namespace warpsim::func {
 
+class SpeculativeMemory;
+
 struct GridContext {
   const Program* program = nullptr;
   uint32_t kernel = 0;                 // Module::functions index of the entry
@@ -25,6 +27,9 @@ struct GridContext {
   // Timing mode: the current core cycle, read by %clock/%clock64 (nullptr: functional mode,
   // where they count the warp's instructions).
   const uint64_t* coreCycle = nullptr;
+  // Parallel functional mode: the CTA runs ahead of the ones before it, its global accesses go
+  // through this view (func/speculative_memory.h) instead of `memory` (nullptr: directly).
+  SpeculativeMemory* speculation = nullptr;
   uint64_t warpInstructions = 0;       // launch-wide counters
   uint64_t threadInstructions = 0;
   uint64_t deviceAtomOps = 0;          // atom operations of atom_hint instructions (one per lane)

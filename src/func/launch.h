@@ -56,6 +56,13 @@ struct LaunchResult {
 struct ExecObserver {
   virtual ~ExecObserver() = default;
   virtual void onExec(const ExecRecord& record) = 0;
+  // Parallel functional mode (func/parallel_ctas.h): each CTA runs with an empty observer of
+  // its own from newPart(), and the parts are added to this observer with addPart() in linear
+  // CTA order, which must leave it as seeing the CTAs one after another would have. An observer
+  // that needs one stream of records returns nullptr (the default): the launch then runs its
+  // CTAs one after another.
+  virtual std::unique_ptr<ExecObserver> newPart() const { return nullptr; }
+  virtual void addPart(const ExecObserver& part) {}
 };
 
 struct RunOptions {
@@ -65,6 +72,9 @@ struct RunOptions {
   // Functional engine (func::runKernel): warp-instructions a warp executes per turn as the warps
   // of a CTA take turns round robin (cta.h); 0: each warp runs until it waits or exits.
   uint32_t warpQuantum = 1;
+  // Functional engine: host threads that run a launch's CTAs (func/parallel_ctas.h), with the
+  // result of running them one after another; 1: one after another on the calling thread.
+  uint32_t threads = 1;
   uint32_t localStackBytes = 1024;     // per-thread stack for calls, beyond the kernel's depot
   uint64_t maxWarpInstructions = 0;    // 0: unlimited; else the launch stops with an error
   uint32_t maxSharedBytesPerCta = 48 * 1024;  // static + dynamic shared memory limit

@@ -6,6 +6,7 @@
 #include "func/address_space.h"
 #include "func/cta.h"
 #include "func/memory_findings.h"
+#include "func/speculative_memory.h"
 #include "func/warp.h"
 
 namespace warpsim::func {
@@ -62,6 +63,13 @@ uint8_t* resolveDevice(Warp& w, ir::Space space, uint64_t addr, unsigned bytes, 
         return fmt::format("{}: {}, {}", w.location(lane), access(), describeAddress(mem.layout(), addr, bytes));
       });
     if (what[0] != 'l') mem.markWritten(addr, bytes);
+  }
+  if (SpeculativeMemory* view = w.grid().speculation) {
+    // Loads read, stores write, atomics ("atomic") do both.
+    const auto kind = what[0] == 'l'   ? SpeculativeMemory::Access::Read
+                      : what[0] == 's' ? SpeculativeMemory::Access::Write
+                                       : SpeculativeMemory::Access::ReadWrite;
+    return view->access(addr, bytes, kind);
   }
   return mem.translate(addr);
 }
@@ -139,7 +147,8 @@ bool Warp::readGeneric(uint64_t addr, unsigned lane, void* dst, unsigned bytes) 
     switch (s) {
       case ir::Space::Global:
         if (!grid_->memory->isBacked(a, 1)) return false;
-        out[i] = *grid_->memory->translate(a);
+        out[i] = grid_->speculation ? *grid_->speculation->access(a, 1, SpeculativeMemory::Access::Read)
+                                    : *grid_->memory->translate(a);
         break;
       case ir::Space::Shared:
         if (a >= cta_->sharedBytes()) return false;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -87,6 +88,17 @@ uint32_t readWarpQuantum(config::Tree& tree) {
       "(0: each warp runs until it waits or exits)");
 }
 
+// Read in both modes; functional mode runs a launch's CTAs on them (func/parallel_ctas.h), the
+// timing model does not use them yet.
+uint32_t readHostThreads(config::Tree& tree) {
+  const uint32_t threads = tree.section("host").u32(
+      "threads", 0,
+      "host threads the simulation may use (0: the machine's cores); functional mode runs a "
+      "launch's CTAs on them with the result of running them one after another",
+      0, 1024);
+  return threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
 uint32_t readMaxRegistersPerThread(config::Tree& tree) {
   return tree.section("resources").u32("max_registers_per_thread", 63,
                                        "the most registers one thread may use", 1, 1024);
@@ -105,7 +117,7 @@ std::string keyOf(const std::string& set) {
 // every key of the timing model: instead, the tables it reads whole may hold no other key.
 void checkFunctionalTables(config::Tree& tree, const std::vector<std::string>& sets) {
   const std::vector<config::ResolvedKey> reads = tree.resolved();
-  for (const char* table : {"functional", "profile", "sampling"}) {
+  for (const char* table : {"functional", "host", "profile", "sampling"}) {
     for (const std::string& name : tree.section(table).keys()) {
       const std::string key = fmt::format("{}.{}", table, name);
       if (std::any_of(reads.begin(), reads.end(), [&](const config::ResolvedKey& r) { return r.key == key; })) {
@@ -139,6 +151,7 @@ void Device::readFunctionalConfiguration() {
     memory_ = makeMemory(*tree_, options_);
     allocationAlignment_ = readAllocationAlignment(*tree_);
     warpQuantum_ = readWarpQuantum(*tree_);
+    hostThreads_ = readHostThreads(*tree_);
     readSamplingOptions(*tree_);  // valid in either mode, used in timing mode
     properties_ = gpuPropertiesWithoutModel(*tree_, memory_->capacity());
     profileValues_ = readProfileOptions(*tree_).valueSimilarity;
@@ -156,6 +169,7 @@ void Device::buildTimingModel() {
     memory_ = makeMemory(*tree_, options_);
     allocationAlignment_ = readAllocationAlignment(*tree_);
     warpQuantum_ = readWarpQuantum(*tree_);
+    hostThreads_ = readHostThreads(*tree_);
     registry_ = std::make_unique<timing::PluginRegistry>();
     timing::registerBaselines(*registry_);
     timing::registerMechanisms(*registry_);
@@ -349,7 +363,7 @@ std::string Device::cooperativeLimit(const Kernel& kernel, const func::LaunchCon
 }
 
 LaunchDefaults Device::launchDefaults() const {
-  return {&options_, profileValues_, properties_.numSms, warpQuantum_};
+  return {&options_, profileValues_, properties_.numSms, warpQuantum_, hostThreads_};
 }
 
 std::string Device::hintProblem(const Kernel& kernel, const func::LaunchConfig& config) {

@@ -58,7 +58,8 @@ struct DeviceOptions {
   // (timing/gpu.h); "functional" runs them on the functional engine only, without building the
   // model. Both modes simulate the configured GPU: the device properties programs see, the SMs
   // CTAs are placed on (%smid, %nsmid), the memory capacity and the per-thread register limit;
-  // functional mode also reads [functional].warp_quantum (func::RunOptions::warpQuantum).
+  // functional mode also reads [functional].warp_quantum (func::RunOptions::warpQuantum) and
+  // host.threads (func::RunOptions::threads).
   // numSms (when not 0) overrides gpu.num_sms. Configuration errors (a bad value, a key nobody
   // reads) throw Error with one line naming file and line; functional mode reads few keys, so
   // it reports unknown keys only in the tables it reads whole ([functional], [profile]).
@@ -264,6 +265,7 @@ class Device {
   CompilerOptions compilerOptions_;
   uint32_t maxRegistersPerThread_ = 0;  // resources.max_registers_per_thread; 0: no limit known
   uint32_t warpQuantum_ = 1;            // functional.warp_quantum
+  uint32_t hostThreads_ = 1;            // host.threads (0 there: the machine's cores)
   uint64_t allocationAlignment_ = 256;  // gpu.allocation_alignment (malloc)
   KernelSampler sampler_;               // [sampling]; timing mode only
   std::unique_ptr<config::Tree> tree_;

@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "func/exec_record.h"
 #include "func/launch.h"
@@ -53,6 +54,9 @@ struct KernelStats {
 class KernelStatsObserver final : public func::ExecObserver {
  public:
   void onExec(const func::ExecRecord& r) override;
+  // Counts add up: a CTA's part is added to the launch's.
+  std::unique_ptr<func::ExecObserver> newPart() const override;
+  void addPart(const func::ExecObserver& part) override;
   const KernelStats& stats() const { return stats_; }
 
  private:

@@ -39,6 +39,7 @@ LaunchSetup::LaunchSetup(const Kernel& kernel, const func::LaunchConfig& config,
   run.printfOut = options.printfOutput;
   run.numSms = defaults.numSms;  // %nsmid as the configured GPU has it
   run.warpQuantum = defaults.warpQuantum;
+  run.threads = defaults.threads;
   if (options.maxWarpInstructions != 0) run.maxWarpInstructions = options.maxWarpInstructions;
   if (options.localStackBytes != 0) run.localStackBytes = options.localStackBytes;
   run.findings = &report.memory;

@@ -41,6 +41,7 @@ struct LaunchDefaults {
   bool profileValues = false;  // profile.value_similarity
   uint32_t numSms = 0;         // %nsmid
   uint32_t warpQuantum = 1;    // functional.warp_quantum
+  uint32_t threads = 1;        // host.threads, resolved
 };
 
 class LaunchSetup {

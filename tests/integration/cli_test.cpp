@@ -143,6 +143,32 @@ TEST(Cli, RunAllWithJobsPrintsTheSameLinesInTheSameOrder) {
   EXPECT_TRUE(contains(alone.err, "--jobs runs the workloads of --all in parallel; it needs --all")) << alone.err;
 }
 
+// --threads N is host.threads=N: functional mode's statistics do not depend on it (only the
+// host's time does), and it takes whole numbers of at least 1.
+TEST(Cli, ThreadsChangeNothingButTheHostTime) {
+  const std::string one = testing::TempDir() + "threads1.json", three = testing::TempDir() + "threads3.json";
+  CliResult a = runCli({"run", "histogram", "--mode", "functional", "--estimate-resources", "--threads", "1",
+                        "--stats", one, "-q"});
+  CliResult b = runCli({"run", "histogram", "--mode", "functional", "--estimate-resources", "--set",
+                        "host.threads=3", "--stats", three, "-q"});
+  ASSERT_EQ(a.exitCode, 0) << a.err;
+  ASSERT_EQ(b.exitCode, 0) << b.err;
+  auto withoutHostTime = [](const std::string& path) {
+    std::ifstream in(path);
+    nlohmann::json j = nlohmann::json::parse(in);
+    j.erase("host");
+    for (nlohmann::json& k : j["kernels"]) {
+      k.erase("wall_seconds");
+      k.erase("thread_instructions_per_second");
+    }
+    return j;
+  };
+  EXPECT_EQ(withoutHostTime(one), withoutHostTime(three));
+  expectOneLineError(runCli({"run", "vecadd", "--threads", "0"}), "--threads");
+  expectOneLineError(runCli({"run", "vecadd", "--mode", "functional", "--set", "host.threads=2000"}),
+                     "host.threads");
+}
+
 TEST(Cli, CalibrateListAlignsNamesUnitsAndDescriptions) {
   CliResult r = runCli({"calibrate", "--list"});
   ASSERT_EQ(r.exitCode, 0) << r.err;

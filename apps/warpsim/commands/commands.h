@@ -17,6 +17,7 @@ struct RunArgs {
   uint32_t sms = 0;       // 0: the engine's default
   bool all = false;       // every workload, one line each
   unsigned jobs = 1;      // --all: workloads run at once, each in a process of its own
+  uint32_t threads = 0;   // --threads N: host.threads=N (0: not given)
   bool estimate = false;  // estimate resources instead of running ptxas
   bool detail = false;
   bool quiet = false;
@@ -37,7 +38,8 @@ struct RunArgs {
   std::vector<std::string> program;
 };
 // The configuration overrides of a run: the --set values, then those its flags imply
-// (--profile-values: profile.value_similarity=true; --max-registers X: compiler.registers=X).
+// (--profile-values: profile.value_similarity=true; --max-registers X: compiler.registers=X;
+// --threads N: host.threads=N).
 std::vector<std::string> runSets(const RunArgs& args);
 
 // `warpsim run`: 0 when verification passed, 3 when it failed, 1 when --initcheck found reads of

@@ -17,6 +17,7 @@ std::vector<std::string> runSets(const RunArgs& args) {
   if (args.profileValues) sets.emplace_back("profile.value_similarity=true");
   // As a string, whether a name or a number: an overlay may have set the key to a name.
   if (!args.maxRegisters.empty()) sets.push_back("compiler.registers=\"" + args.maxRegisters + "\"");
+  if (args.threads != 0) sets.push_back(fmt::format("host.threads={}", args.threads));
   return sets;
 }
 
