@@ -12,6 +12,8 @@
 
 namespace warpsim::func {
 
+class CtaDependence;
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   uint64_t count() const { return uint64_t{x} * y * z; }
@@ -75,6 +77,9 @@ struct RunOptions {
   // Functional engine: host threads that run a launch's CTAs (func/parallel_ctas.h), with the
   // result of running them one after another; 1: one after another on the calling thread.
   uint32_t threads = 1;
+  // What earlier launches on the same device taught about their kernels (parallel_ctas.h);
+  // nullptr: nothing is remembered between launches.
+  CtaDependence* ctaDependence = nullptr;
   uint32_t localStackBytes = 1024;     // per-thread stack for calls, beyond the kernel's depot
   uint64_t maxWarpInstructions = 0;    // 0: unlimited; else the launch stops with an error
   uint32_t maxSharedBytesPerCta = 48 * 1024;  // static + dynamic shared memory limit

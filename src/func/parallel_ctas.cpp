@@ -185,6 +185,17 @@ class BatchRunner {
 
 }  // namespace
 
+bool CtaDependence::runInOrder(const Program* program, uint32_t function) {
+  const auto it = inOrderLaunchesLeft_.find({program, function});
+  if (it == inOrderLaunchesLeft_.end()) return false;
+  if (--it->second == 0) inOrderLaunchesLeft_.erase(it);
+  return true;
+}
+
+void CtaDependence::noteDependent(const Program* program, uint32_t function) {
+  inOrderLaunchesLeft_[{program, function}] = kRetryAfter;
+}
+
 bool canRunCtasInParallel(const GridContext& grid) {
   const RunOptions& o = *grid.options;
   return o.threads > 1 && grid.config->grid.count() > 1 && (!o.observer || o.observer->newPart()) && !o.initcheck &&
@@ -193,6 +204,10 @@ bool canRunCtasInParallel(const GridContext& grid) {
 
 void runCtasInParallel(GridContext& grid, LaunchResult& result) {
   const uint64_t ctas = grid.config->grid.count();
+  if (CtaDependence* d = grid.options->ctaDependence; d && d->runInOrder(grid.program, grid.kernel)) {
+    runCtasInOrder(grid, 0, result);
+    return;
+  }
   const unsigned threads = static_cast<unsigned>(std::min<uint64_t>(grid.options->threads, ctas));
   uint32_t batch = threads * kCtasPerThread;
   uint64_t next = 0;
@@ -220,7 +235,10 @@ void runCtasInParallel(GridContext& grid, LaunchResult& result) {
       next += count;
       // CTAs that mostly depend on each other (atomics on shared counters, say) gain nothing
       // from running ahead: the rest of the launch runs one CTA after another.
-      if (2 * stale > count) break;
+      if (2 * stale > count) {
+        if (CtaDependence* d = grid.options->ctaDependence) d->noteDependent(grid.program, grid.kernel);
+        break;
+      }
       if (grid.warpInstructions - before < kShortCta * count) batch = std::min(2 * batch, threads * kMostCtasPerThread);
     }
   }

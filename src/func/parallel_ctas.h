@@ -14,11 +14,28 @@
 // launch runs one CTA after another. docs/design/parallel-functional.md has the design.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <utility>
 
 #include "func/grid_context.h"
 #include "func/launch.h"
+#include "func/program.h"
 
 namespace warpsim::func {
+
+// What the launches of a device taught about their kernels: those whose CTAs mostly read what
+// earlier CTAs wrote (atomics on shared counters, say) run one CTA after another for their next
+// kRetryAfter launches instead of wasting a batch each time, then try again.
+class CtaDependence {
+ public:
+  static constexpr uint32_t kRetryAfter = 8;
+  // Whether the next launch of `function` of `program` should run its CTAs one after another.
+  bool runInOrder(const Program* program, uint32_t function);
+  void noteDependent(const Program* program, uint32_t function);
+
+ private:
+  std::map<std::pair<const Program*, uint32_t>, uint32_t> inOrderLaunchesLeft_;
+};
 
 // Whether a launch can run its CTAs in parallel: more than one thread and one CTA, no observer
 // or one that takes CTAs in parts (ExecObserver::newPart), no initialisation tracking, not

@@ -314,6 +314,61 @@ TEST(ParallelCtas, PrintfAndFindingsComeInCtaOrder) {
   expectSameWithEveryThreadCount("printsAndStrays", 24, 32, setup);
 }
 
+// An observer that takes the launch in parts: it lists the CTAs of the records it saw, in order.
+struct CtaOrderObserver final : ExecObserver {
+  void onExec(const ExecRecord& r) override {
+    if (ctas.empty() || ctas.back() != r.ctaLinear) ctas.push_back(r.ctaLinear);
+    ++records;
+  }
+  std::unique_ptr<ExecObserver> newPart() const override { return std::make_unique<CtaOrderObserver>(); }
+  void addPart(const ExecObserver& part) override {
+    const auto& p = static_cast<const CtaOrderObserver&>(part);
+    ctas.insert(ctas.end(), p.ctas.begin(), p.ctas.end());
+    records += p.records;
+  }
+  std::vector<uint32_t> ctas;
+  uint64_t records = 0;
+};
+
+TEST(ParallelCtas, AnObserverGetsItsPartsInCtaOrder) {
+  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{words(r, 2), words(r, 60)}; };
+  CtaOrderObserver one, three;
+  const LaunchRun serial = launch("tickets", 1, 60, 64, [&](KernelRunner& r) {
+    r.options.observer = &one;
+    return setup(r);
+  });
+  const LaunchRun parallel = launch("tickets", 3, 60, 64, [&](KernelRunner& r) {
+    r.options.observer = &three;
+    return setup(r);
+  });
+  expectSameRuns(serial, parallel);
+  std::vector<uint32_t> inOrder(60);
+  std::iota(inOrder.begin(), inOrder.end(), 0u);
+  EXPECT_EQ(one.ctas, inOrder);
+  EXPECT_EQ(three.ctas, inOrder);
+  EXPECT_EQ(three.records, one.records);
+  EXPECT_EQ(one.records, serial.result.warpInstructions);
+}
+
+// A kernel whose CTAs depended on each other runs in order for its next launches, then tries
+// again; other kernels are not affected.
+TEST(ParallelCtas, DependentKernelsRunInOrderForTheirNextLaunches) {
+  CtaDependence dependence;
+  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{words(r, 2), words(r, 60)}; };
+  const LaunchRun first = launch("tickets", 2, 60, 64, [&](KernelRunner& r) {
+    r.options.ctaDependence = &dependence;
+    return setup(r);
+  });
+  ASSERT_TRUE(first.result.ok);
+  const Program* program = &first.runner->program();
+  const auto kernel = static_cast<uint32_t>(program->findKernel("tickets"));
+  for (uint32_t i = 0; i < CtaDependence::kRetryAfter; ++i) EXPECT_TRUE(dependence.runInOrder(program, kernel)) << i;
+  EXPECT_FALSE(dependence.runInOrder(program, kernel));
+  EXPECT_FALSE(dependence.runInOrder(program, kernel + 1));
+  dependence.noteDependent(program, kernel);
+  EXPECT_TRUE(dependence.runInOrder(program, kernel));
+}
+
 TEST(ParallelCtas, WhoCanRunInParallel) {
   KernelRunner r(kKernels);
   LaunchConfig config;

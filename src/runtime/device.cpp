@@ -362,8 +362,8 @@ std::string Device::cooperativeLimit(const Kernel& kernel, const func::LaunchCon
                                    tree_ ? tree_->name() : properties_.name);
 }
 
-LaunchDefaults Device::launchDefaults() const {
-  return {&options_, profileValues_, properties_.numSms, warpQuantum_, hostThreads_};
+LaunchDefaults Device::launchDefaults() {
+  return {&options_, profileValues_, properties_.numSms, warpQuantum_, hostThreads_, &ctaDependence_};
 }
 
 std::string Device::hintProblem(const Kernel& kernel, const func::LaunchConfig& config) {

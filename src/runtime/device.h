@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "func/launch.h"
+#include "func/parallel_ctas.h"
 #include "ptx/link.h"
 #include "runtime/compiler_options.h"
 #include "runtime/error.h"
@@ -251,7 +252,7 @@ class Device {
   // The warning and error lines of a launch's memory findings, on DeviceOptions::notices.
   void reportFindings(const func::MemoryFindings& findings) const;
   // What every launch takes from this Device (runtime/launch_setup.h).
-  LaunchDefaults launchDefaults() const;
+  LaunchDefaults launchDefaults();
   // `given`, or a copy of it with the hints of its kernel's next launch when it has none and
   // there are some (`copy` holds it).
   const func::LaunchConfig& withHints(const Kernel& kernel, const func::LaunchConfig& given,
@@ -266,6 +267,7 @@ class Device {
   uint32_t maxRegistersPerThread_ = 0;  // resources.max_registers_per_thread; 0: no limit known
   uint32_t warpQuantum_ = 1;            // functional.warp_quantum
   uint32_t hostThreads_ = 1;            // host.threads (0 there: the machine's cores)
+  func::CtaDependence ctaDependence_;   // kernels whose CTAs depend on each other
   uint64_t allocationAlignment_ = 256;  // gpu.allocation_alignment (malloc)
   KernelSampler sampler_;               // [sampling]; timing mode only
   std::unique_ptr<config::Tree> tree_;

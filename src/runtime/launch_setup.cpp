@@ -40,6 +40,7 @@ LaunchSetup::LaunchSetup(const Kernel& kernel, const func::LaunchConfig& config,
   run.numSms = defaults.numSms;  // %nsmid as the configured GPU has it
   run.warpQuantum = defaults.warpQuantum;
   run.threads = defaults.threads;
+  run.ctaDependence = defaults.ctaDependence;
   if (options.maxWarpInstructions != 0) run.maxWarpInstructions = options.maxWarpInstructions;
   if (options.localStackBytes != 0) run.localStackBytes = options.localStackBytes;
   run.findings = &report.memory;

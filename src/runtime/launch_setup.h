@@ -42,6 +42,7 @@ struct LaunchDefaults {
   uint32_t numSms = 0;         // %nsmid
   uint32_t warpQuantum = 1;    // functional.warp_quantum
   uint32_t threads = 1;        // host.threads, resolved
+  func::CtaDependence* ctaDependence = nullptr;  // the device's
 };
 
 class LaunchSetup {
