@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The full check: Release build + all tests, a Debug build with AddressSanitizer and
-# UndefinedBehaviorSanitizer (the simulator's libraries at -O1, the tests at -O0) + all tests, a clang libFuzzer build of every fuzz target and a
-# bounded fuzzing run of each on its seed corpus. Exits non-zero when any step fails and prints a
+# UndefinedBehaviorSanitizer (the simulator's libraries at -O1, the tests at -O0) + all tests, a
+# ThreadSanitizer build of the functional engine's tests (its parallel CTAs), a clang libFuzzer build of every fuzz target and a
+# bounded fuzzing run of each on its seed corpus. Every build is a CMake unity build (a normal
+# build is not: the sources build both ways). Exits non-zero when any step fails and prints a
 # summary of every step.
 #
 # Environment: WARPSIM_JOBS (parallel jobs, default 2), WARPSIM_FUZZ_SECONDS (the fuzzing time
 # shared by the fuzz targets, default 40, at least 10 s each), WARPSIM_SKIP_SANITIZE=1 /
-# WARPSIM_SKIP_FUZZ=1 to leave a stage out.
+# WARPSIM_SKIP_TSAN=1 / WARPSIM_SKIP_FUZZ=1 to leave a stage out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -38,10 +40,12 @@ run_step() {  # run_step <name> <command...>
   echo "==== $name: ${results[-1]} in $((SECONDS - start)) s"
 }
 
+# Unity builds compile several sources as one file: each such file parses the common headers once.
+unity=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16)
 configure() {  # configure <dir> <cmake args...>
   local dir=$1
   shift
-  cmake -S "$root" -B "$dir" "${generator[@]}" "$@"
+  cmake -S "$root" -B "$dir" "${generator[@]}" "${unity[@]}" "$@"
 }
 
 run_step "install dependencies" scripts/install-deps.sh
@@ -70,7 +74,21 @@ else
     ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -E "$sanitize_exclude"
 fi
 
-# 3. libFuzzer build of every fuzz target (fuzz/CMakeLists.txt lists them in
+# 3. ThreadSanitizer build of the multi-threaded parts and their tests: the functional engine's
+# parallel CTAs (func/parallel_ctas.h) and the rest of the engine's tests around them
+# (func_tests, run directly: the build holds no other test binary). The timing model runs
+# single-threaded.
+if [[ "${WARPSIM_SKIP_TSAN:-0}" == 1 ]]; then
+  record "tsan: build + ctest" "SKIP (WARPSIM_SKIP_TSAN=1)"
+else
+  run_step "tsan: configure" configure build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DWARPSIM_TSAN=ON -DWARPSIM_BENCH=OFF -DWARPSIM_CUDART=OFF
+  run_step "tsan: build" cmake --build build-tsan --target func_tests -j "$jobs"
+  run_step "tsan: func_tests" env TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    build-tsan/src/func/func_tests --gtest_brief=1
+fi
+
+# 4. libFuzzer build of every fuzz target (fuzz/CMakeLists.txt lists them in
 # build-fuzz/fuzz_targets.tsv: name, executable, seed corpus or "-", libFuzzer options) and a
 # bounded run of each on its seed corpus, the time budget split evenly among them.
 fuzz_run() {  # fuzz_run <executable> <corpus or -> <seconds> [libFuzzer options...]

@@ -12,7 +12,7 @@
 namespace warpsim::workloads {
 namespace {
 
-Workload byName(const std::string& name) {
+Workload workloadNamed(const std::string& name) {
   for (Workload& w : allWorkloads()) {
     if (w.name == name) return w;
   }
@@ -22,7 +22,7 @@ Workload byName(const std::string& name) {
 class WorkloadSmall : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(WorkloadSmall, VerifiesAgainstCpuReference) {
-  Workload w = byName(GetParam());
+  Workload w = workloadNamed(GetParam());
   runtime::DeviceOptions options;
   options.resources = runtime::DeviceOptions::Resources::Estimate;  // no ptxas per module
   runtime::Device device(options);

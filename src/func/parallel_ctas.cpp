@@ -25,19 +25,19 @@ constexpr uint32_t kCtasPerThread = 8;
 constexpr uint32_t kMostCtasPerThread = 128;
 constexpr uint64_t kShortCta = 2048;
 
-struct Counters {
+struct LaunchCounters {
   uint64_t warpInstructions = 0;
   uint64_t threadInstructions = 0;
   uint64_t deviceAtomOps = 0;
 };
 
-Counters countersOf(const GridContext& g) { return {g.warpInstructions, g.threadInstructions, g.deviceAtomOps}; }
+LaunchCounters countersOf(const GridContext& g) { return {g.warpInstructions, g.threadInstructions, g.deviceAtomOps}; }
 
 // What one run of a CTA left behind: its view of global memory and all else it changed.
 struct CtaOutcome {
   explicit CtaOutcome(const DeviceMemory& memory) : memory(memory) {}
   SpeculativeMemory memory;
-  Counters own;  // what the CTA added to the launch's counters
+  LaunchCounters own;  // what the CTA added to the launch's counters
   std::string printed;
   MemoryFindings findings;
   std::unique_ptr<ExecObserver> observed;  // the CTA's part of the launch's observer
@@ -58,7 +58,7 @@ class CtaRunner {
   CtaRunner& operator=(const CtaRunner&) = delete;
 
   // Runs CTA `cta` with the launch's counters at `base` (they decide the instruction limit).
-  void run(uint32_t cta, const Counters& base, CtaOutcome& out) {
+  void run(uint32_t cta, const LaunchCounters& base, CtaOutcome& out) {
     out.memory.clear();
     grid_.speculation = &out.memory;
     grid_.warpInstructions = base.warpInstructions;
@@ -89,7 +89,7 @@ class CtaRunner {
   std::unique_ptr<Cta> cta_;
 };
 
-void merge(MemoryFinding& into, const MemoryFinding& from) {
+void addFinding(MemoryFinding& into, const MemoryFinding& from) {
   if (from.count == 0) return;
   if (into.count == 0) into.first = from.first;
   into.count += from.count;
@@ -104,7 +104,7 @@ bool nearLimit(const GridContext& grid, const CtaOutcome& o) {
 }
 
 // Makes the CTA's run part of the launch, as if it had run now.
-void apply(const CtaOutcome& o, GridContext& grid, WrittenLines& written, LaunchResult& result) {
+void applyOutcome(const CtaOutcome& o, GridContext& grid, WrittenLines& written, LaunchResult& result) {
   o.memory.applyTo(*grid.memory, written);
   grid.warpInstructions += o.own.warpInstructions;
   grid.threadInstructions += o.own.threadInstructions;
@@ -112,8 +112,8 @@ void apply(const CtaOutcome& o, GridContext& grid, WrittenLines& written, Launch
   if (!o.printed.empty()) *grid.printfOut << o.printed;
   if (ExecObserver* observer = grid.options->observer) observer->addPart(*o.observed);
   if (MemoryFindings* f = grid.options->findings) {
-    merge(f->outsideAllocations, o.findings.outsideAllocations);
-    merge(f->uninitialisedReads, o.findings.uninitialisedReads);
+    addFinding(f->outsideAllocations, o.findings.outsideAllocations);
+    addFinding(f->uninitialisedReads, o.findings.uninitialisedReads);
   }
   ++result.ctasExecuted;
 }
@@ -142,7 +142,7 @@ class BatchRunner {
   }
 
   // Runs CTAs [first, first + count) speculatively from counters `base`.
-  void run(uint64_t first, uint32_t count, const Counters& base) {
+  void run(uint64_t first, uint32_t count, const LaunchCounters& base) {
     while (outcomes_.size() < count) outcomes_.emplace_back(memory_);
     first_ = first;
     count_ = count;
@@ -157,7 +157,7 @@ class BatchRunner {
   }
   CtaOutcome& outcome(uint32_t i) { return outcomes_[i]; }
   // Runs CTA `cta` again on the calling thread from the launch's current state.
-  void rerun(uint32_t cta, const Counters& now, CtaOutcome& out) { runners_[0]->run(cta, now, out); }
+  void rerun(uint32_t cta, const LaunchCounters& now, CtaOutcome& out) { runners_[0]->run(cta, now, out); }
 
  private:
   void work(unsigned t) {
@@ -178,7 +178,7 @@ class BatchRunner {
   bool stop_ = false;
   uint64_t first_ = 0;
   uint32_t count_ = 0;
-  Counters base_;
+  LaunchCounters base_;
   std::atomic<uint32_t> next_ = 0;
   std::vector<std::jthread> workers_;  // last: they stop before the rest goes
 };
@@ -225,7 +225,7 @@ void runCtasInParallel(GridContext& grid, LaunchResult& result) {
         const bool readWritten = o.memory.readAnyOf(written);
         stale += readWritten ? 1 : 0;
         if (readWritten || !o.ok || nearLimit(grid, o)) runner.rerun(static_cast<uint32_t>(next + i), countersOf(grid), o);
-        apply(o, grid, written, result);
+        applyOutcome(o, grid, written, result);
         if (!o.ok) {
           result.ok = false;
           result.error = o.error;

@@ -21,7 +21,7 @@ namespace {
 using testing::KernelRunner;
 using testing::ptxModule;
 
-const std::string kKernels = ptxModule(R"(
+const std::string kParallelKernels = ptxModule(R"(
 .global .align 1 .b8 ctaFormat[8] = {99, 116, 97, 32, 37, 100, 10, 0};
 
 .extern .func (.param .b32 func_retval0) vprintf (.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
@@ -191,10 +191,10 @@ struct LaunchRun {
 // Runs `kernel` with `threads` threads on fresh memory that `setup` fills (returning the
 // arguments), with the instruction limit `limit` (0: none).
 template <class Setup>
-LaunchRun launch(const std::string& kernel, unsigned threads, uint32_t ctas, uint32_t block, Setup&& setup,
+LaunchRun launchWithThreads(const std::string& kernel, unsigned threads, uint32_t ctas, uint32_t block, Setup&& setup,
            uint64_t limit = 0) {
   LaunchRun run;
-  run.runner = std::make_unique<KernelRunner>(kKernels);
+  run.runner = std::make_unique<KernelRunner>(kParallelKernels);
   KernelRunner& r = *run.runner;
   r.options.threads = threads;
   r.options.maxWarpInstructions = limit;
@@ -220,47 +220,47 @@ void expectSameRuns(const LaunchRun& serial, const LaunchRun& parallel) {
 template <class Setup>
 void expectSameWithEveryThreadCount(const std::string& kernel, uint32_t ctas, uint32_t block, Setup&& setup,
                                     uint64_t limit = 0) {
-  const LaunchRun serial = launch(kernel, 1, ctas, block, setup, limit);
+  const LaunchRun serial = launchWithThreads(kernel, 1, ctas, block, setup, limit);
   for (unsigned threads : {2u, 3u, 5u}) {
     SCOPED_TRACE(fmt::format("{} threads", threads));
-    expectSameRuns(serial, launch(kernel, threads, ctas, block, setup, limit));
+    expectSameRuns(serial, launchWithThreads(kernel, threads, ctas, block, setup, limit));
   }
 }
 
-uint64_t words(KernelRunner& r, size_t n) { return r.upload(std::vector<uint32_t>(n, 0)); }
+uint64_t zeroWords(KernelRunner& r, size_t n) { return r.upload(std::vector<uint32_t>(n, 0)); }
 
 TEST(ParallelCtas, IndependentCtasGiveTheSameMemoryAndCounters) {
-  const LaunchRun serial = launch("independent", 1, 40, 64, [](KernelRunner& r) {
+  const LaunchRun serial = launchWithThreads("independent", 1, 40, 64, [](KernelRunner& r) {
     std::vector<uint32_t> in(40 * 64);
     std::iota(in.begin(), in.end(), 7u);
-    return std::vector<KernelRunner::Arg>{r.upload(in), words(r, in.size())};
+    return std::vector<KernelRunner::Arg>{r.upload(in), zeroWords(r, in.size())};
   });
   ASSERT_TRUE(serial.result.ok) << serial.result.error;
   EXPECT_EQ(serial.result.ctasExecuted, 40u);
   expectSameWithEveryThreadCount("independent", 40, 64, [](KernelRunner& r) {
     std::vector<uint32_t> in(40 * 64);
     std::iota(in.begin(), in.end(), 7u);
-    return std::vector<KernelRunner::Arg>{r.upload(in), words(r, in.size())};
+    return std::vector<KernelRunner::Arg>{r.upload(in), zeroWords(r, in.size())};
   });
 }
 
 TEST(ParallelCtas, ACtaThatReadsWhatAnEarlierOneWroteSeesIt) {
   uint64_t out = 0;
-  LaunchRun parallel = launch("chain", 2, 50, 32, [&](KernelRunner& r) {
-    out = words(r, 50);
+  LaunchRun parallel = launchWithThreads("chain", 2, 50, 32, [&](KernelRunner& r) {
+    out = zeroWords(r, 50);
     return std::vector<KernelRunner::Arg>{out};
   });
   ASSERT_TRUE(parallel.result.ok) << parallel.result.error;
   const std::vector<uint32_t> got = parallel.runner->download<uint32_t>(out, 50);
   for (uint32_t c = 0; c < 50; ++c) EXPECT_EQ(got[c], (c + 1) * (c + 2) / 2) << "CTA " << c;
-  expectSameWithEveryThreadCount("chain", 50, 32, [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{words(r, 50)}; });
+  expectSameWithEveryThreadCount("chain", 50, 32, [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{zeroWords(r, 50)}; });
 }
 
 TEST(ParallelCtas, AtomicsHandOutTicketsInCtaOrder) {
   uint64_t counter = 0, tickets = 0;
-  LaunchRun parallel = launch("tickets", 3, 60, 64, [&](KernelRunner& r) {
-    counter = words(r, 2);
-    tickets = words(r, 60);
+  LaunchRun parallel = launchWithThreads("tickets", 3, 60, 64, [&](KernelRunner& r) {
+    counter = zeroWords(r, 2);
+    tickets = zeroWords(r, 60);
     return std::vector<KernelRunner::Arg>{counter, tickets};
   });
   ASSERT_TRUE(parallel.result.ok) << parallel.result.error;
@@ -270,40 +270,40 @@ TEST(ParallelCtas, AtomicsHandOutTicketsInCtaOrder) {
   EXPECT_EQ(totals[0], 60u);
   EXPECT_EQ(totals[1], 60u * (63u * 64u / 2));
   expectSameWithEveryThreadCount("tickets", 60, 64, [](KernelRunner& r) {
-    return std::vector<KernelRunner::Arg>{words(r, 2), words(r, 60)};
+    return std::vector<KernelRunner::Arg>{zeroWords(r, 2), zeroWords(r, 60)};
   });
 }
 
 TEST(ParallelCtas, AFaultStopsTheLaunchWhereTheSerialRunStops) {
-  const LaunchRun serial = launch("faulting", 1, 30, 32, [](KernelRunner& r) {
-    return std::vector<KernelRunner::Arg>{words(r, 30 * 32), 17u};
+  const LaunchRun serial = launchWithThreads("faulting", 1, 30, 32, [](KernelRunner& r) {
+    return std::vector<KernelRunner::Arg>{zeroWords(r, 30 * 32), 17u};
   });
   ASSERT_FALSE(serial.result.ok);
   EXPECT_EQ(serial.result.ctasExecuted, 18u);
   EXPECT_NE(serial.result.error.find("CTA (17,0,0) thread (3,0,0)"), std::string::npos) << serial.result.error;
   expectSameWithEveryThreadCount("faulting", 30, 32, [](KernelRunner& r) {
-    return std::vector<KernelRunner::Arg>{words(r, 30 * 32), 17u};
+    return std::vector<KernelRunner::Arg>{zeroWords(r, 30 * 32), 17u};
   });
 }
 
 TEST(ParallelCtas, TheInstructionLimitStopsTheSameInstruction) {
   // CTA c runs about 8c + 12 warp-instructions: 600 runs out inside CTA 10 or so.
-  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{words(r, 40)}; };
-  const LaunchRun serial = launch("loops", 1, 40, 32, setup, 600);
+  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{zeroWords(r, 40)}; };
+  const LaunchRun serial = launchWithThreads("loops", 1, 40, 32, setup, 600);
   ASSERT_FALSE(serial.result.ok);
   EXPECT_NE(serial.result.error.find("instruction limit of 600"), std::string::npos) << serial.result.error;
   EXPECT_LT(serial.result.ctasExecuted, 40u);
   expectSameWithEveryThreadCount("loops", 40, 32, setup, 600);
   // A limit the launch just reaches without going over it.
-  const LaunchRun whole = launch("loops", 1, 40, 32, setup);
+  const LaunchRun whole = launchWithThreads("loops", 1, 40, 32, setup);
   ASSERT_TRUE(whole.result.ok);
   expectSameWithEveryThreadCount("loops", 40, 32, setup, whole.result.warpInstructions);
   expectSameWithEveryThreadCount("loops", 40, 32, setup, whole.result.warpInstructions + 1);
 }
 
 TEST(ParallelCtas, PrintfAndFindingsComeInCtaOrder) {
-  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{words(r, 16), 16u}; };
-  const LaunchRun serial = launch("printsAndStrays", 1, 24, 32, setup);
+  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{zeroWords(r, 16), 16u}; };
+  const LaunchRun serial = launchWithThreads("printsAndStrays", 1, 24, 32, setup);
   ASSERT_TRUE(serial.result.ok) << serial.result.error;
   std::string expected;
   for (int c = 0; c < 24; ++c) expected += fmt::format("cta {}\n", c);
@@ -331,13 +331,13 @@ struct CtaOrderObserver final : ExecObserver {
 };
 
 TEST(ParallelCtas, AnObserverGetsItsPartsInCtaOrder) {
-  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{words(r, 2), words(r, 60)}; };
+  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{zeroWords(r, 2), zeroWords(r, 60)}; };
   CtaOrderObserver one, three;
-  const LaunchRun serial = launch("tickets", 1, 60, 64, [&](KernelRunner& r) {
+  const LaunchRun serial = launchWithThreads("tickets", 1, 60, 64, [&](KernelRunner& r) {
     r.options.observer = &one;
     return setup(r);
   });
-  const LaunchRun parallel = launch("tickets", 3, 60, 64, [&](KernelRunner& r) {
+  const LaunchRun parallel = launchWithThreads("tickets", 3, 60, 64, [&](KernelRunner& r) {
     r.options.observer = &three;
     return setup(r);
   });
@@ -354,8 +354,8 @@ TEST(ParallelCtas, AnObserverGetsItsPartsInCtaOrder) {
 // again; other kernels are not affected.
 TEST(ParallelCtas, DependentKernelsRunInOrderForTheirNextLaunches) {
   CtaDependence dependence;
-  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{words(r, 2), words(r, 60)}; };
-  const LaunchRun first = launch("tickets", 2, 60, 64, [&](KernelRunner& r) {
+  const auto setup = [](KernelRunner& r) { return std::vector<KernelRunner::Arg>{zeroWords(r, 2), zeroWords(r, 60)}; };
+  const LaunchRun first = launchWithThreads("tickets", 2, 60, 64, [&](KernelRunner& r) {
     r.options.ctaDependence = &dependence;
     return setup(r);
   });
@@ -370,7 +370,7 @@ TEST(ParallelCtas, DependentKernelsRunInOrderForTheirNextLaunches) {
 }
 
 TEST(ParallelCtas, WhoCanRunInParallel) {
-  KernelRunner r(kKernels);
+  KernelRunner r(kParallelKernels);
   LaunchConfig config;
   config.grid = {4, 1, 1};
   config.block = {32, 1, 1};

@@ -12,7 +12,7 @@ constexpr uint8_t kZeroLine[SpeculativeMemory::kLineBytes] = {};
 
 // Bytes [offset, offset + n) of a line as a mask; an aligned access of at most 16 bytes lies in
 // one 64-byte half.
-std::array<uint64_t, 2> byteMask(unsigned offset, unsigned n) {
+std::array<uint64_t, 2> lineByteMask(unsigned offset, unsigned n) {
   std::array<uint64_t, 2> m{};
   m[offset >> 6] = ((uint64_t{1} << n) - 1) << (offset & 63);
   return m;
@@ -21,14 +21,14 @@ std::array<uint64_t, 2> byteMask(unsigned offset, unsigned n) {
 constexpr uint32_t kEmptySlot = UINT32_MAX;
 
 // Where a line's search starts in an open-addressing index of `size` (a power of two) slots.
-size_t slotOf(uint64_t tag, size_t size) {
+size_t lineSlot(uint64_t tag, size_t size) {
   // Fibonacci hashing: consecutive lines spread over the table.
   return static_cast<size_t>((tag * 0x9E3779B97F4A7C15ull) >> (64 - std::countr_zero(size)));
 }
 
 // The first empty slot on a line's search path.
-size_t freeSlot(const std::vector<uint32_t>& index, uint64_t tag) {
-  size_t s = slotOf(tag, index.size());
+size_t freeLineSlot(const std::vector<uint32_t>& index, uint64_t tag) {
+  size_t s = lineSlot(tag, index.size());
   while (index[s] != kEmptySlot) s = (s + 1) & (index.size() - 1);
   return s;
 }
@@ -43,10 +43,10 @@ void WrittenLines::clear() {
 void WrittenLines::add(uint64_t line, const std::array<uint64_t, 2>& bytes) {
   if (2 * (entries_.size() + 1) > index_.size()) {
     index_.assign(index_.empty() ? 256 : index_.size() * 2, kEmptySlot);
-    for (uint32_t i = 0; i < entries_.size(); ++i) index_[freeSlot(index_, entries_[i].tag)] = i;
+    for (uint32_t i = 0; i < entries_.size(); ++i) index_[freeLineSlot(index_, entries_[i].tag)] = i;
   }
   const size_t mask = index_.size() - 1;
-  size_t s = slotOf(line, index_.size());
+  size_t s = lineSlot(line, index_.size());
   for (; index_[s] != kEmptySlot; s = (s + 1) & mask) {
     Entry& e = entries_[index_[s]];
     if (e.tag == line) {
@@ -62,7 +62,7 @@ void WrittenLines::add(uint64_t line, const std::array<uint64_t, 2>& bytes) {
 bool WrittenLines::overlaps(uint64_t line, const std::array<uint64_t, 2>& bytes) const {
   if (entries_.empty()) return false;
   const size_t mask = index_.size() - 1;
-  for (size_t s = slotOf(line, index_.size()); index_[s] != kEmptySlot; s = (s + 1) & mask) {
+  for (size_t s = lineSlot(line, index_.size()); index_[s] != kEmptySlot; s = (s + 1) & mask) {
     const Entry& e = entries_[index_[s]];
     if (e.tag == line) return ((e.bytes[0] & bytes[0]) | (e.bytes[1] & bytes[1])) != 0;
   }
@@ -77,14 +77,14 @@ void SpeculativeMemory::clear() {
 
 void SpeculativeMemory::grow() {
   index_.assign(index_.empty() ? 256 : index_.size() * 2, kEmptySlot);
-  for (uint32_t i = 0; i < lines_.size(); ++i) index_[freeSlot(index_, lines_[i].tag)] = i;
+  for (uint32_t i = 0; i < lines_.size(); ++i) index_[freeLineSlot(index_, lines_[i].tag)] = i;
 }
 
 SpeculativeMemory::Line& SpeculativeMemory::lineOf(uint64_t tag) {
   if (last_ != kEmptySlot && lines_[last_].tag == tag) return lines_[last_];
   if (2 * (lines_.size() + 1) > index_.size()) grow();  // at most half full
   const size_t mask = index_.size() - 1;
-  size_t s = slotOf(tag, index_.size());
+  size_t s = lineSlot(tag, index_.size());
   while (index_[s] != kEmptySlot) {
     if (lines_[index_[s]].tag == tag) {
       last_ = index_[s];
@@ -105,7 +105,7 @@ SpeculativeMemory::Line& SpeculativeMemory::lineOf(uint64_t tag) {
 uint8_t* SpeculativeMemory::access(uint64_t addr, unsigned n, Access kind) {
   Line& l = lineOf(addr >> kLineBits);
   const auto offset = static_cast<unsigned>(addr & (kLineBytes - 1));
-  const std::array<uint64_t, 2> bytes = byteMask(offset, n);
+  const std::array<uint64_t, 2> bytes = lineByteMask(offset, n);
   if (kind != Access::Write) {
     l.read[0] |= bytes[0] & ~l.written[0];
     l.read[1] |= bytes[1] & ~l.written[1];

@@ -11,7 +11,7 @@ namespace {
 
 using Access = SpeculativeMemory::Access;
 
-uint32_t load32(const uint8_t* p) {
+uint32_t loadWord(const uint8_t* p) {
   uint32_t v;
   std::memcpy(&v, p, 4);
   return v;
@@ -28,12 +28,12 @@ class SpeculativeMemoryTest : public ::testing::Test {
 
 TEST_F(SpeculativeMemoryTest, WritesStayPrivateUntilApplied) {
   SpeculativeMemory view(memory);
-  EXPECT_EQ(load32(view.access(base + 40, 4, Access::Read)), 10u);
+  EXPECT_EQ(loadWord(view.access(base + 40, 4, Access::Read)), 10u);
   const uint32_t v = 0xABCD;
   std::memcpy(view.access(base + 44, 4, Access::Write), &v, 4);
   // The view reads its own write, and the rest of the line as device memory holds it.
-  EXPECT_EQ(load32(view.access(base + 44, 4, Access::Read)), 0xABCDu);
-  EXPECT_EQ(load32(view.access(base + 48, 4, Access::Read)), 12u);
+  EXPECT_EQ(loadWord(view.access(base + 44, 4, Access::Read)), 0xABCDu);
+  EXPECT_EQ(loadWord(view.access(base + 48, 4, Access::Read)), 12u);
   uint32_t inMemory = 0;
   memory.read(base + 44, &inMemory, 4);
   EXPECT_EQ(inMemory, 11u);
@@ -89,7 +89,7 @@ TEST_F(SpeculativeMemoryTest, AConflictIsAByteReadThatAnotherRunWrote) {
 TEST_F(SpeculativeMemoryTest, PagesNeverTouchedReadAsZerosAndAreCreatedOnApply) {
   const uint64_t far = memory.allocate(1 << 20);  // its pages do not exist yet
   SpeculativeMemory view(memory);
-  EXPECT_EQ(load32(view.access(far + 70000, 4, Access::Read)), 0u);
+  EXPECT_EQ(loadWord(view.access(far + 70000, 4, Access::Read)), 0u);
   EXPECT_EQ(memory.existingPage((far + 70000) >> DeviceMemory::kPageBits), nullptr);
   const uint32_t v = 3;
   std::memcpy(view.access(far + 70004, 4, Access::Write), &v, 4);
@@ -113,7 +113,7 @@ TEST_F(SpeculativeMemoryTest, ClearForgetsEveryLine) {
   uint32_t got = 9;
   memory.read(base, &got, 4);
   EXPECT_EQ(got, 0u);
-  EXPECT_EQ(load32(view.access(base + 4, 4, Access::Read)), 1u);
+  EXPECT_EQ(loadWord(view.access(base + 4, 4, Access::Read)), 1u);
 }
 
 }  // namespace

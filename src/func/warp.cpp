@@ -16,7 +16,7 @@ namespace {
 // state, as a real ABI stack frame would hold), so that unbounded recursion overflows.
 constexpr uint32_t kCallFrameOverhead = 16;
 
-uint32_t alignUp(uint32_t v, uint32_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+uint32_t roundUpToMultiple(uint32_t v, uint32_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
 // Population count without relying on a hardware instruction being enabled at compile time.
 inline uint32_t laneCount(uint32_t m) {
@@ -160,8 +160,8 @@ void Warp::branch(uint32_t target, uint32_t taken, const LinkedInstr& li) {
 void Warp::call(uint32_t calleeFn, const ir::CallSite& site, uint32_t mask, uint32_t callPc) {
   const Frame& caller = frames_.back();
   const LinkedFunction& g = grid_->program->function(calleeFn);
-  const uint32_t base =
-      alignUp(caller.localBase + fn_->localBytes + kCallFrameOverhead, std::max<uint32_t>(g.localAlign, 8));
+  const uint32_t base = roundUpToMultiple(caller.localBase + fn_->localBytes + kCallFrameOverhead,
+                                          std::max<uint32_t>(g.localAlign, 8));
   if (uint64_t{base} + g.localBytes > grid_->localBytesPerThread) {
     fault(static_cast<unsigned>(std::countr_zero(mask)),
           fmt::format("stack overflow calling '{}' at call depth {} (per-thread local memory is {} bytes; "

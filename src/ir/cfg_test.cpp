@@ -7,19 +7,18 @@
 namespace warpsim::ir {
 namespace {
 
-Operand reg(uint32_t r) {
-  Operand o;
-  o.kind = OperandKind::Reg;
-  o.reg = r;
-  o.regBits = 32;
-  return o;
-}
-
 // A tiny assembler for control-flow shapes: every instruction is an add, a guarded bra, or a
 // terminator; registers are not important here.
 struct Builder {
   Function f;
   Builder() { f.regs.resize(8); }
+  static Operand reg(uint32_t r) {
+    Operand o;
+    o.kind = OperandKind::Reg;
+    o.reg = r;
+    o.regBits = 32;
+    return o;
+  }
   uint32_t add(uint32_t d = 0, uint32_t a = 1, uint32_t b = 2) {
     Instr in;
     in.op = Op::Add;

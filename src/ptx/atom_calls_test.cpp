@@ -11,8 +11,7 @@ namespace warpsim::ptx {
 namespace {
 
 using testing::errorOf;
-
-const std::string kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";  // lines 1-3
+using testing::kModuleHeader;
 
 // The declarations as nvcc emits them for include/warpsim/xmem.h (bodies elided), lines 4-17.
 const std::string kDecls =
@@ -36,7 +35,7 @@ std::string callSeq(const std::string& callee, const std::vector<std::string>& t
   return s + "call.uni " + callee + ", (" + list + ");\n}\n";
 }
 
-std::string kernel(const std::string& body) {
+std::string kernelWith(const std::string& body) {
   return ".visible .entry k(.param .u64 k_p0)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n" + body + "ret;\n}\n";
 }
 
@@ -46,7 +45,7 @@ TEST(AtomCalls, EachDeviceAtomFunctionDecodesToOneAtomHintWithItsArguments) {
       callSeq("warpsim_device_atom_map2d", {".b32", ".b64", ".b64", ".b64", ".b64", ".b32"}) +
       callSeq("warpsim_device_atom_map3d", {".b32", ".b64", ".b64", ".b64", ".b64", ".b64", ".b64", ".b32"}) +
       callSeq("warpsim_device_atom_activate", {".b32"}) + callSeq("warpsim_device_atom_deactivate", {".b32"});
-  const ir::Module m = parseModule(kHeader + kDecls + kernel(body), "a.ptx");
+  const ir::Module m = parseModule(kModuleHeader + kDecls + kernelWith(body), "a.ptx");
   const ir::Function& k = m.functions.at(m.findFunction("k"));
   std::vector<const ir::Instr*> hints;
   for (const ir::Instr& in : k.code) {
@@ -86,7 +85,7 @@ TEST(AtomCalls, EachDeviceAtomFunctionDecodesToOneAtomHintWithItsArguments) {
 TEST(AtomCalls, ACallWithTheWrongArgumentCountIsOneLineWithFileAndLine) {
   const std::string decl = ".func warpsim_device_atom_map(.param .b32 a, .param .b64 s, .param .b64 n)\n{\nret;\n}\n";
   // Lines 4-7 the declaration, 8-11 the kernel's head, 12-18 the sequence, the call on line 19.
-  EXPECT_EQ(errorOf(kHeader + decl + kernel(callSeq("warpsim_device_atom_map", {".b32", ".b64", ".b64"})), "b.ptx"),
+  EXPECT_EQ(errorOf(kModuleHeader + decl + kernelWith(callSeq("warpsim_device_atom_map", {".b32", ".b64", ".b64"})), "b.ptx"),
             "b.ptx:19: error: call to 'warpsim_device_atom_map' passes 3 arguments; warpsim's device atom map "
             "takes 4 (atom .b32, start .b64, size .b64, map_or_unmap .b32) and returns nothing: declare it as "
             "include/warpsim/xmem.h does");
@@ -94,12 +93,12 @@ TEST(AtomCalls, ACallWithTheWrongArgumentCountIsOneLineWithFileAndLine) {
 
 TEST(AtomCalls, ADeclarationOfTheWrongShapeIsRefused) {
   const std::string wide = ".extern .func warpsim_device_atom_activate(.param .b64 a);\n";
-  EXPECT_EQ(errorOf(kHeader + wide + kernel(callSeq("warpsim_device_atom_activate", {".b64"})), "c.ptx"),
+  EXPECT_EQ(errorOf(kModuleHeader + wide + kernelWith(callSeq("warpsim_device_atom_activate", {".b64"})), "c.ptx"),
             "c.ptx:12: error: parameter 1 of 'warpsim_device_atom_activate' is 8 bytes, not 4; warpsim's device "
             "atom activate takes 1 (atom .b32) and returns nothing: declare it as include/warpsim/xmem.h does");
   const std::string returning = ".extern .func (.param .b32 r) warpsim_device_atom_deactivate(.param .b32 a);\n";
-  EXPECT_EQ(errorOf(kHeader + returning +
-                        kernel("{\n.param .b32 p0;\n.param .b32 r0;\ncall.uni (r0), warpsim_device_atom_deactivate, "
+  EXPECT_EQ(errorOf(kModuleHeader + returning +
+                        kernelWith("{\n.param .b32 p0;\n.param .b32 r0;\ncall.uni (r0), warpsim_device_atom_deactivate, "
                                "(p0);\n}\n"),
                     "c.ptx"),
             "c.ptx:12: error: 'warpsim_device_atom_deactivate' is declared or called with a return value; warpsim's "
@@ -109,7 +108,7 @@ TEST(AtomCalls, ADeclarationOfTheWrongShapeIsRefused) {
 
 TEST(AtomCalls, AnUnknownNameWithWarpsimsPrefixIsRefused) {
   const std::string decl = ".extern .func warpsim_device_atom_map4d(.param .b32 a);\n";
-  EXPECT_EQ(errorOf(kHeader + decl + kernel(callSeq("warpsim_device_atom_map4d", {".b32"})), "d.ptx"),
+  EXPECT_EQ(errorOf(kModuleHeader + decl + kernelWith(callSeq("warpsim_device_atom_map4d", {".b32"})), "d.ptx"),
             "d.ptx:12: error: call to 'warpsim_device_atom_map4d': no warpsim device atom function has this name "
             "(warpsim_device_atom_map, _map2d, _map3d, _activate, _deactivate)");
   bool unknown = true;

@@ -25,7 +25,7 @@ ir::Instr parse90(const std::string& line) {
   return m.functions.at(m.findFunction("k")).code.at(0);
 }
 std::string error90(const std::string& line) { return testing::errorOf(sm90(line)); }
-std::string at(const std::string& msg) {
+std::string atFirstLine(const std::string& msg) {
   return "t.ptx:" + std::to_string(testing::kBodyLine) + ": error: " + msg;
 }
 
@@ -83,55 +83,58 @@ TEST(AtomicForms, PackedHalfVectorsAndGenericAddresses) {
 TEST(AtomicForms, NoftzF32IsKept) {
   EXPECT_TRUE(parse90("atom.global.add.noftz.f32 %f0, [%rd1], %f1;").has(ir::kNoFtz));
   EXPECT_EQ(testing::kernelError("atom.global.add.noftz.f32 %f0, [%rd1], %f1;"),
-            at("'atom.global.add.noftz.f32': .noftz on .f32 requires .target sm_90 or higher (the module "
-               "targets sm_80)"));
+            atFirstLine("'atom.global.add.noftz.f32': .noftz on .f32 requires .target sm_90 or "
+                        "higher (the module targets sm_80)"));
 }
 
 TEST(AtomicForms, TargetChecks) {
   EXPECT_EQ(testing::kernelError("atom.global.add.v2.f32 {%f0, %f1}, [%rd1], {%f2, %f3};"),
-            at("'atom.global.add.v2.f32': a vector atomic requires .target sm_90 or higher (the module "
-               "targets sm_80)"));
+            atFirstLine("'atom.global.add.v2.f32': a vector atomic requires .target sm_90 or "
+                        "higher (the module targets sm_80)"));
   EXPECT_EQ(testing::kernelError("red.global.v4.f16x2.max.noftz [%rd1], {%r0, %r1, %r2, %r3};"),
-            at("'red.global.v4.f16x2.max.noftz': a vector atomic requires .target sm_90 or higher (the "
-               "module targets sm_80)"));
+            atFirstLine("'red.global.v4.f16x2.max.noftz': a vector atomic requires .target sm_90 "
+                        "or higher (the module targets sm_80)"));
 }
 
 TEST(AtomicForms, TypeSpaceAndOperationChecks) {
   EXPECT_EQ(error90("atom.global.min.f32 %f0, [%rd1], %f1;"),
-            at("'atom.global.min.f32': .min and .max take .u32, .s32, .u64, .s64, or .f16, .bf16, "
-               ".f16x2, .bf16x2 in a vector form"));
+            atFirstLine("'atom.global.min.f32': .min and .max take .u32, .s32, .u64, .s64, or "
+                        ".f16, .bf16, .f16x2, .bf16x2 in a vector form"));
   EXPECT_EQ(error90("red.shared.max.f64 [%rd1], %fd0;"),
-            at("'red.shared.max.f64': .min and .max take .u32, .s32, .u64, .s64, or .f16, .bf16, "
-               ".f16x2, .bf16x2 in a vector form"));
+            atFirstLine("'red.shared.max.f64': .min and .max take .u32, .s32, .u64, .s64, or .f16, "
+                        ".bf16, .f16x2, .bf16x2 in a vector form"));
   EXPECT_EQ(error90("atom.global.min.noftz.bf16 %rs0, [%rd1], %rs1;"),
-            at("'atom.global.min.noftz.bf16': floating-point .min and .max need a vector qualifier "
-               "(.v2, .v4, .v8)"));
+            atFirstLine("'atom.global.min.noftz.bf16': floating-point .min and .max need a vector "
+                        "qualifier (.v2, .v4, .v8)"));
   EXPECT_EQ(error90("atom.global.v2.f16.min {%rs0, %rs1}, [%rd1], {%rs2, %rs3};"),
-            at("'atom.global.v2.f16.min': .f16 needs .noftz"));
+            atFirstLine("'atom.global.v2.f16.min': .f16 needs .noftz"));
   EXPECT_EQ(error90("atom.global.add.f16x2 %r0, [%rd1], %r1;"),
-            at("'atom.global.add.f16x2': .f16x2 needs .noftz"));
+            atFirstLine("'atom.global.add.f16x2': .f16x2 needs .noftz"));
   EXPECT_EQ(error90("atom.global.v2.f32.min {%f0, %f1}, [%rd1], {%f2, %f3};"),
-            at("'atom.global.v2.f32.min': .min and .max take .u32, .s32, .u64, .s64, or .f16, .bf16, "
-               ".f16x2, .bf16x2 in a vector form"));
+            atFirstLine("'atom.global.v2.f32.min': .min and .max take .u32, .s32, .u64, .s64, or "
+                        ".f16, .bf16, .f16x2, .bf16x2 in a vector form"));
   EXPECT_EQ(error90("atom.shared.v2.f32.add {%f0, %f1}, [%rd1], {%f2, %f3};"),
-            at("'atom.shared.v2.f32.add': a vector atomic needs the .global space"));
+            atFirstLine("'atom.shared.v2.f32.add': a vector atomic needs the .global space"));
   EXPECT_EQ(error90("atom.global.v8.f32.add {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, [%rd1], "
                     "{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};"),
-            at("'atom.global.v8.f32.add': .v8 takes .f16 or .bf16 (the vector is at most 128 bits)"));
+            atFirstLine("'atom.global.v8.f32.add': .v8 takes .f16 or .bf16 (the vector is at most "
+                        "128 bits)"));
   EXPECT_EQ(error90("atom.global.v2.u32.add {%r0, %r1}, [%rd1], {%r2, %r3};"),
-            at("'atom.global.v2.u32.add': a vector atomic takes .f32, .f16, .bf16, .f16x2 or .bf16x2"));
+            atFirstLine("'atom.global.v2.u32.add': a vector atomic takes .f32, .f16, .bf16, .f16x2 "
+                        "or .bf16x2"));
   EXPECT_EQ(error90("atom.global.v2.f32.exch {%f0, %f1}, [%rd1], {%f2, %f3};"),
-            at("'atom.global.v2.f32.exch': a vector atomic of .f32 does only .add"));
+            atFirstLine("'atom.global.v2.f32.exch': a vector atomic of .f32 does only .add"));
   EXPECT_EQ(error90("atom.global.add.noftz.u32 %r0, [%rd1], %r1;"),
-            at("'atom.global.add.noftz.u32': .noftz applies to .add, .min and .max of floating-point "
-               "types"));
+            atFirstLine("'atom.global.add.noftz.u32': .noftz applies to .add, .min and .max of "
+                        "floating-point types"));
   EXPECT_EQ(error90("atom.global.v4.f32.add {%f0, %f1, %f2}, [%rd1], {%f4, %f5, %f6, %f7};"),
-            at("vector in 'atom.global.v4.f32.add' has 3 elements, expected 4"));
+            atFirstLine("vector in 'atom.global.v4.f32.add' has 3 elements, expected 4"));
   EXPECT_EQ(error90("atom.global.v8.f16.add.noftz {%rs0, %rs1}, [%rd1], {%rs0, %rs1, %rs2, %rs3, %rs4, "
                     "%rs5, %rs6, %rs7};"),
-            at("vector in 'atom.global.v8.f16.add.noftz' has 2 elements, expected 8"));
+            atFirstLine("vector in 'atom.global.v8.f16.add.noftz' has 2 elements, expected 8"));
   EXPECT_EQ(error90("atom.global.v2.f32.add {%f0, %f1}, [%rd1], {%rd2, %f3};"),
-            at("register '%rd2' in 'atom.global.v2.f32.add' is 64 bits wide, expected 32"));
+            atFirstLine("register '%rd2' in 'atom.global.v2.f32.add' is 64 bits wide, "
+                        "expected 32"));
 }
 
 }  // namespace

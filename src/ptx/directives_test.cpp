@@ -10,9 +10,9 @@ namespace {
 
 using testing::errorOf;
 
-const char* kHeader = ".version 8.7\n.target sm_90a\n.address_size 64\n";
+const char* kSm90aHeader = ".version 8.7\n.target sm_90a\n.address_size 64\n";
 
-ir::Module parse(const std::string& rest) { return parseModule(kHeader + rest, "m.ptx"); }
+ir::Module parse(const std::string& rest) { return parseModule(kSm90aHeader + rest, "m.ptx"); }
 
 TEST(Directives, VersionTargetAddressSize) {
   ir::Module m = parse("");
@@ -160,7 +160,7 @@ TEST(Variables, AddressInitializers) {
 }
 
 TEST(Variables, Errors) {
-  std::string h = kHeader;
+  std::string h = kSm90aHeader;
   EXPECT_EQ(errorOf(h + ".global .u32 x[2] = {1, 2, 3};\n"),
             "t.ptx:4: error: too many initializers for 'x'");
   EXPECT_EQ(errorOf(h + ".shared .u32 s = 1;\n"),

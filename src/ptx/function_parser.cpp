@@ -1,6 +1,7 @@
 // .entry / .func headers, parameter lists, and the statements of a body: declarations, scopes,
 // labels, .loc, and instructions (lowered in instruction.cpp).
 #include <algorithm>
+#include <bit>
 
 #include "ptx/parser_impl.h"
 
@@ -8,7 +9,6 @@ namespace warpsim::ptx::detail {
 namespace {
 
 uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
-bool isPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
 
@@ -29,7 +29,7 @@ std::vector<ir::Param> Parser::parseParamList() {
       next();
       if (t.text == ".align") {
         align = expectUint("an alignment", 1u << 16);
-        if (!isPowerOfTwo(align)) fail(t, "alignment " + std::to_string(align) + " is not a power of two");
+        if (!std::has_single_bit(align)) fail(t, "alignment " + std::to_string(align) + " is not a power of two");
       } else if (t.text == ".ptr") {
         p.isPointer = true;
         // The pointee's state space and alignment follow .ptr; they do not affect the layout.
@@ -300,7 +300,7 @@ void Parser::parseFrameDecl(ir::Space space) {
     const Token& t = next();
     if (t.text == ".align") {
       align = expectUint("an alignment", 1u << 16);
-      if (!isPowerOfTwo(align)) fail(t, "alignment " + std::to_string(align) + " is not a power of two");
+      if (!std::has_single_bit(align)) fail(t, "alignment " + std::to_string(align) + " is not a power of two");
     } else if (t.text == ".ptr") {
       // pointer attribute on a call-sequence param: no layout effect
     } else if (auto ty = typeFromWord(t.text.substr(1))) {

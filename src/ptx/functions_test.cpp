@@ -9,11 +9,10 @@ namespace {
 
 using ir::AddrBase;
 using testing::errorOf;
-
-const std::string kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
+using testing::kModuleHeader;
 
 TEST(Functions, KernelParameterLayout) {
-  ir::Module m = parseModule(kHeader +
+  ir::Module m = parseModule(kModuleHeader +
                              ".visible .entry k(\n"
                              ".param .u32 k_p0,\n"
                              ".param .u64 .ptr .global .align 1 k_p1,\n"
@@ -80,7 +79,7 @@ const char* kCallModule =
     "}\n";
 
 TEST(Functions, CallSequencesAndFrameParams) {
-  ir::Module m = parseModule(kHeader + kCallModule, "c.ptx");
+  ir::Module m = parseModule(kModuleHeader + kCallModule, "c.ptx");
   ASSERT_EQ(m.functions.size(), 4u);
   int vp = m.findFunction("vprintf"), foo = m.findFunction("_Z3fooi"), k = m.findFunction("k"),
       bar = m.findFunction("_Z3bari");
@@ -132,7 +131,7 @@ TEST(Functions, CallSequencesAndFrameParams) {
 }
 
 TEST(Functions, LocalDepotAndLocalArrays) {
-  ir::Module m = parseModule(kHeader +
+  ir::Module m = parseModule(kModuleHeader +
                              ".visible .entry k()\n{\n"
                              ".local .align 8 .b8 __local_depot0[40];\n"
                              ".local .align 4 .b8 extra[6];\n"
@@ -157,7 +156,7 @@ TEST(Functions, LocalDepotAndLocalArrays) {
 }
 
 TEST(Functions, FunctionScopeSharedBecomesAModuleSymbol) {
-  ir::Module m = parseModule(kHeader +
+  ir::Module m = parseModule(kModuleHeader +
                              ".visible .entry k()\n{\n"
                              ".shared .align 4 .b8 tile[64];\n"
                              ".reg .b32 %r<2>;\n"
@@ -177,7 +176,7 @@ TEST(Functions, FunctionScopeSharedBecomesAModuleSymbol) {
 }
 
 TEST(Functions, PragmasAndEmptyParamLists) {
-  ir::Module m = parseModule(kHeader +
+  ir::Module m = parseModule(kModuleHeader +
                              ".entry k\n{\n.pragma \"nounroll\";\nret;\n}\n"
                              ".weak .func f()\n{\nret;\n}\n");
   EXPECT_EQ(m.functions[0].pragmas, (std::vector<std::string>{"nounroll"}));
@@ -187,30 +186,31 @@ TEST(Functions, PragmasAndEmptyParamLists) {
 
 TEST(Functions, Errors) {
   auto entry = [](const std::string& body) {
-    return kHeader + ".visible .entry k()\n{\n.reg .b32 %r<3>;\n" + body + "\n}\n";
+    return kModuleHeader + ".visible .entry k()\n{\n.reg .b32 %r<3>;\n" + body + "\n}\n";
   };
   EXPECT_EQ(errorOf(entry("call.uni nosuch;")), "t.ptx:7: error: call to undeclared function 'nosuch'");
-  EXPECT_EQ(errorOf(kHeader + ".func f(.param .b32 a);\n.visible .entry k()\n{\ncall f;\n}\n"),
+  EXPECT_EQ(errorOf(kModuleHeader +
+                    ".func f(.param .b32 a);\n.visible .entry k()\n{\ncall f;\n}\n"),
             "t.ptx:7: error: call to 'f' passes 0 arguments, the function takes 1");
-  EXPECT_EQ(errorOf(kHeader + ".visible .entry g()\n{\nret;\n}\n.visible .entry k()\n{\ncall g;\n}\n"),
+  EXPECT_EQ(errorOf(kModuleHeader + ".visible .entry g()\n{\nret;\n}\n.visible .entry k()\n{\ncall g;\n}\n"),
             "t.ptx:10: error: call to kernel 'g' (kernels cannot be called)");
   EXPECT_EQ(errorOf(entry("call (%r1), %r2, (%r1), proto;")),
             "t.ptx:7: error: unsupported indirect call through '%r2'");
-  EXPECT_EQ(errorOf(kHeader + ".func f(.param .b32 a);\n.visible .entry k()\n{\n.reg .b32 %r1;\ncall f, (%r1);\n}\n"),
+  EXPECT_EQ(errorOf(kModuleHeader + ".func f(.param .b32 a);\n.visible .entry k()\n{\n.reg .b32 %r1;\ncall f, (%r1);\n}\n"),
             "t.ptx:8: error: call operand '%r1' is not a .param variable of the caller");
-  EXPECT_EQ(errorOf(kHeader + ".func f()\n{\nret;\n}\n.func f()\n{\nret;\n}\n"),
+  EXPECT_EQ(errorOf(kModuleHeader + ".func f()\n{\nret;\n}\n.func f()\n{\nret;\n}\n"),
             "t.ptx:8: error: redefinition of 'f'");
-  EXPECT_EQ(errorOf(kHeader + ".func f(.param .b32 a);\n.func f()\n{\nret;\n}\n"),
+  EXPECT_EQ(errorOf(kModuleHeader + ".func f(.param .b32 a);\n.func f()\n{\nret;\n}\n"),
             "t.ptx:5: error: declaration of 'f' does not match its earlier declaration");
-  EXPECT_EQ(errorOf(kHeader + ".visible .entry k(.param .u32 k_p)\n{\n.reg .b32 %r1;\nst.param.u32 [k_p], %r1;\n}\n"),
+  EXPECT_EQ(errorOf(kModuleHeader + ".visible .entry k(.param .u32 k_p)\n{\n.reg .b32 %r1;\nst.param.u32 [k_p], %r1;\n}\n"),
             "t.ptx:7: error: 'st.param.u32': kernel parameters are read-only");
   EXPECT_EQ(errorOf(entry(".local .b8 d[8];\nld.global.u32 %r1, [d];")),
             "t.ptx:8: error: local variable 'd' in 'ld.global.u32' accessed outside the .local space");
-  EXPECT_EQ(errorOf(kHeader + ".extern .func f()\n{\nret;\n}\n"),
+  EXPECT_EQ(errorOf(kModuleHeader + ".extern .func f()\n{\nret;\n}\n"),
             "t.ptx:4: error: extern function 'f' cannot have a body");
-  EXPECT_EQ(errorOf(kHeader + ".visible .entry k()\n{\nret;\n"),
+  EXPECT_EQ(errorOf(kModuleHeader + ".visible .entry k()\n{\nret;\n"),
             "t.ptx:5: error: unterminated function body of 'k'");
-  EXPECT_EQ(errorOf(kHeader + ".visible .entry k()\n.maxclusterrank 2\n{\nret;\n}\n"),
+  EXPECT_EQ(errorOf(kModuleHeader + ".visible .entry k()\n.maxclusterrank 2\n{\nret;\n}\n"),
             "t.ptx:5: error: expected '{' or ';' after the function header, found '.maxclusterrank'");
 }
 

@@ -5,16 +5,17 @@
 #include <gtest/gtest.h>
 
 #include "ptx/parse_error.h"
+#include "ptx/test_util.h"
 
 namespace warpsim::ptx {
 namespace {
 
-const char* kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
+using testing::kModuleHeader;
 
 // What nvcc -rdc=true emits for a kernel calling a __device__ function and reading an extern
 // __device__ variable of another unit (the first line is line 4).
 std::string caller() {
-  return std::string(kHeader) +
+  return kModuleHeader +
          ".extern .func (.param .b32 func_retval0) twice(.param .b32 twice_param_0);\n"  // 4
          ".extern .global .align 4 .u32 scale;\n"                                           // 5
          ".global .align 1 .b8 $str[3] = {104, 105, 0};\n"                                  // 6
@@ -35,7 +36,7 @@ std::string caller() {
 }
 
 std::string callee() {
-  return std::string(kHeader) +
+  return kModuleHeader +
          ".visible .global .align 4 .u32 scale = 3;\n"                                      // 4
          ".global .align 1 .b8 $str[4] = {98, 121, 101, 0};\n"                              // 5
          ".visible .func (.param .b32 func_retval0) twice(.param .b32 twice_param_0)\n"     // 6
@@ -48,7 +49,7 @@ std::string callee() {
          "}\n";
 }
 
-std::string errorOf(const std::vector<Unit>& units) {
+std::string linkErrorOf(const std::vector<Unit>& units) {
   try {
     parseLinked(units, "linked.ptx");
   } catch (const ParseError& e) {
@@ -96,37 +97,37 @@ TEST(Link, DeclarationsResolveToTheDefiningUnit) {
 
 TEST(Link, ConflictsAndUnresolvedNamesNameUnitAndLine) {
   const std::string a = caller(), b = callee();
-  EXPECT_EQ(errorOf({{a, "a.ptx"}, {b, "b.ptx"}, {b, "c.ptx"}}),
+  EXPECT_EQ(linkErrorOf({{a, "a.ptx"}, {b, "b.ptx"}, {b, "c.ptx"}}),
             "c.ptx:6: error: function 'twice' is defined twice (also at b.ptx:6)");
-  const std::string scaleOnly = std::string(kHeader) + ".visible .global .align 4 .u32 scale = 5;\n";
-  EXPECT_EQ(errorOf({{a, "a.ptx"}, {b, "b.ptx"}, {scaleOnly, "c.ptx"}}),
+  const std::string scaleOnly = kModuleHeader + ".visible .global .align 4 .u32 scale = 5;\n";
+  EXPECT_EQ(linkErrorOf({{a, "a.ptx"}, {b, "b.ptx"}, {scaleOnly, "c.ptx"}}),
             "c.ptx:4: error: variable 'scale' is defined twice (also at b.ptx:4)");
-  const std::string noScale = std::string(kHeader) + callee().substr(callee().find('\n', callee().find("scale")) + 1);
-  EXPECT_EQ(errorOf({{a, "a.ptx"}, {noScale, "b.ptx"}}),
+  const std::string noScale = kModuleHeader + callee().substr(callee().find('\n', callee().find("scale")) + 1);
+  EXPECT_EQ(linkErrorOf({{a, "a.ptx"}, {noScale, "b.ptx"}}),
             "a.ptx:5: error: unresolved variable 'scale': no unit defines it");
-  EXPECT_EQ(errorOf({{a, "a.ptx"}}),
+  EXPECT_EQ(linkErrorOf({{a, "a.ptx"}}),
             "a.ptx:4: error: unresolved function 'twice': no unit defines it (warpsim provides "
             "only vprintf)");
-  const std::string other = std::string(kHeader) +
+  const std::string other = kModuleHeader +
                             ".visible .func (.param .b32 r) twice(.param .b32 x)\n{\nret;\n}\n";
-  EXPECT_EQ(errorOf({{a, "a.ptx"}, {b, "b.ptx"}, {other, "c.ptx"}}),
+  EXPECT_EQ(linkErrorOf({{a, "a.ptx"}, {b, "b.ptx"}, {other, "c.ptx"}}),
             "c.ptx:4: error: function 'twice' is defined twice (also at b.ptx:6)");
-  const std::string mismatch = std::string(kHeader) +
+  const std::string mismatch = kModuleHeader +
                                ".extern .func (.param .b64 r) twice(.param .b32 x);\n"
                                ".visible .entry k2()\n{\n.reg .b64 %rd<2>;\n"
                                "{ .param .b32 p0; st.param.b32 [p0], 1; .param .b64 r0;\n"
                                "call.uni (r0), twice, (p0); }\nret;\n}\n";
-  EXPECT_EQ(errorOf({{b, "b.ptx"}, {mismatch, "m.ptx"}}),
+  EXPECT_EQ(linkErrorOf({{b, "b.ptx"}, {mismatch, "m.ptx"}}),
             "m.ptx:4: error: declaration of 'twice' does not match its definition at b.ptx:6");
 }
 
 TEST(Link, WeakAndCommonDefinitionsGiveWay) {
-  const std::string weak = std::string(kHeader) +
+  const std::string weak = kModuleHeader +
                            ".weak .global .align 4 .u32 w = 1;\n"
                            ".common .global .align 4 .b8 c[4];\n"
                            ".weak .func (.param .b32 r) f()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, 1;\n"
                            "st.param.b32 [r], %r1;\nret;\n}\n";
-  const std::string strong = std::string(kHeader) +
+  const std::string strong = kModuleHeader +
                              ".visible .global .align 4 .u32 w = 2;\n"
                              ".common .global .align 4 .b8 c[16];\n"
                              ".visible .func (.param .b32 r) f()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, 2;\n"
@@ -144,7 +145,7 @@ TEST(Link, WeakAndCommonDefinitionsGiveWay) {
 TEST(Link, UnusedDeclarationsStayOncePerName) {
   // Two units declaring vprintf (and calling it) keep one declaration; the calls reach it.
   auto printing = [](const char* kernel) {
-    return std::string(kHeader) +
+    return kModuleHeader +
            ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"
            ".extern .global .align 4 .u32 unused;\n"
            ".visible .entry " + kernel + "()\n{\n.reg .b64 %rd<2>;\n"
@@ -164,7 +165,7 @@ TEST(Link, UnusedDeclarationsStayOncePerName) {
   ASSERT_EQ(m.symbols.size(), 1u);
   EXPECT_TRUE(m.symbols[0].isExtern);
   // Two kernels of one name are two definitions of one visible name.
-  EXPECT_EQ(errorOf({{a, "a.ptx"}, {a, "a2.ptx"}}),
+  EXPECT_EQ(linkErrorOf({{a, "a.ptx"}, {a, "a2.ptx"}}),
             "a2.ptx:6: error: function 'ka' is defined twice (also at a.ptx:6)");
 }
 
@@ -172,7 +173,7 @@ TEST(Link, DeviceAtomFunctionsNeedNoDefinition) {
   // Their calls are atom_hint instructions whose callee never runs: a declaration is enough, in
   // each unit, and the units' .weak definitions (nvcc -rdc) give way to one.
   auto hinting = [](const char* kernel, const char* decl) {
-    return std::string(kHeader) + decl + ".visible .entry " + kernel +
+    return kModuleHeader + decl + ".visible .entry " + kernel +
            "()\n{\n{ .param .b32 p0; st.param.b32 [p0], 0;\n"
            "call.uni warpsim_device_atom_activate, (p0); }\nret;\n}\n";
   };

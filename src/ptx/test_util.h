@@ -8,15 +8,16 @@
 
 namespace warpsim::ptx::testing {
 
+// The module header of the tests' PTX (lines 1-3): PTX 8.0 for sm_80, 64-bit addresses.
+inline const std::string kModuleHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
 // Line of the first body line in the text built by kernelText() (moduleDecls on one line).
 inline constexpr uint32_t kBodyLine = 10;
 
 // A kernel `k` with params k_param_0 (.u64) and k_param_1 (.u32) and these registers, in this
 // order: %p0-3 (.pred), %rs0-7 (.b16), %r0-15 (.b32), %f0-7 (.f32), %rd0-7 (.b64), %fd0-3 (.f64).
 inline std::string kernelText(const std::string& body, const std::string& moduleDecls = "") {
-  return ".version 8.0\n"
-         ".target sm_80\n"
-         ".address_size 64\n" +
+  return kModuleHeader +
          (moduleDecls.empty() ? std::string("// no module declarations") : moduleDecls) +
          "\n"
          ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)\n"

@@ -1,12 +1,11 @@
 // .global / .const / .shared variable declarations and their initializers.
+#include <bit>
 #include <cstring>
 
 #include "ptx/parser_impl.h"
 
 namespace warpsim::ptx::detail {
 namespace {
-
-bool isPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 // Scalar initializer values fill `init` at consecutive element slots; address-valued elements
 // become Symbol::addrInits.
@@ -176,7 +175,7 @@ void Parser::parseVariable(ir::Space space, Linkage linkage, bool inFunction) {
     if (t.text == ".align") {
       next();
       align = expectUint("an alignment", 1u << 20);
-      if (!isPowerOfTwo(align)) fail(t, "alignment " + std::to_string(align) + " is not a power of two");
+      if (!std::has_single_bit(align)) fail(t, "alignment " + std::to_string(align) + " is not a power of two");
     } else if (t.text == ".v2" || t.text == ".v4") {
       next();
       vec = t.text == ".v2" ? 2 : 4;

@@ -68,7 +68,7 @@ DONE:
 }
 )";
 
-DeviceOptions options(const std::string& mode) {
+DeviceOptions cooperativeOptions(const std::string& mode) {
   DeviceOptions o;
   o.mode = mode;
   o.config = "gtx480";  // 15 SMs, 8 CTA slots each
@@ -77,7 +77,7 @@ DeviceOptions options(const std::string& mode) {
   return o;
 }
 
-func::LaunchConfig launchOf(const Kernel& k, uint32_t ctas, uint64_t a, uint64_t out) {
+func::LaunchConfig cooperativeLaunchOf(const Kernel& k, uint32_t ctas, uint64_t a, uint64_t out) {
   func::LaunchConfig c;
   c.grid = {ctas, 1, 1};
   c.block = {64, 1, 1};
@@ -91,14 +91,14 @@ func::LaunchConfig launchOf(const Kernel& k, uint32_t ctas, uint64_t a, uint64_t
 class CooperativeLaunch : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CooperativeLaunch, GridSyncWithEveryCtaResident) {
-  Device gpu(options(GetParam()));
+  Device gpu(cooperativeOptions(GetParam()));
   Module m = gpu.loadModule(kGridSync, "grid_sync.ptx");
   const Kernel k = m.kernel("k");
   const uint32_t ctas = 120;
-  func::LaunchConfig c = launchOf(k, ctas, 0, 0);
+  func::LaunchConfig c = cooperativeLaunchOf(k, ctas, 0, 0);
   ASSERT_EQ(gpu.residentCtas(k, c), 120u);  // 15 SMs x 8 CTA slots
   const uint64_t a = gpu.malloc(ctas * 4), out = gpu.malloc(ctas * 4);
-  c = launchOf(k, ctas, a, out);
+  c = cooperativeLaunchOf(k, ctas, a, out);
   const uint64_t used = gpu.memory().used();
   LaunchReport r = gpu.run(k, c);
   ASSERT_TRUE(r.result.ok) << r.result.error;
@@ -108,19 +108,19 @@ TEST_P(CooperativeLaunch, GridSyncWithEveryCtaResident) {
   EXPECT_EQ(gpu.download<uint32_t>(out, ctas), want);
   EXPECT_EQ(gpu.memory().used(), used);  // the workspace is freed
 
-  c = launchOf(k, ctas + 1, a, out);
+  c = cooperativeLaunchOf(k, ctas + 1, a, out);
   r = gpu.run(k, c);
   ASSERT_FALSE(r.result.ok);
   EXPECT_EQ(r.result.error,
             "kernel 'k': cooperative launch too large: 121 CTAs, but at most 120 can be resident at once on gtx480");
   EXPECT_EQ(gpu.cooperativeLimit(k, c), r.result.error);
-  EXPECT_EQ(gpu.cooperativeLimit(k, launchOf(k, ctas, a, out)), "");
+  EXPECT_EQ(gpu.cooperativeLimit(k, cooperativeLaunchOf(k, ctas, a, out)), "");
   if (timing::Gpu* model = gpu.gpu()) {  // the timing model refuses it by itself too
     timing::KernelTiming t = model->run(k.program(), k.index(), c, func::RunOptions{}, {});
     EXPECT_EQ(t.result.error, r.result.error);
   }
 
-  c = launchOf(k, 4, a, out);
+  c = cooperativeLaunchOf(k, 4, a, out);
   c.cooperative = false;  // grid.sync() in a normal launch traps, as on a GPU
   r = gpu.run(k, c);
   ASSERT_FALSE(r.result.ok);

@@ -20,7 +20,7 @@ constexpr uint32_t kBlock = 128, kCtas = 2, kRounds = 300;
 
 uint32_t expected(uint32_t i, uint32_t seed) { return testing::busyValue(i, seed, kRounds); }
 
-DeviceOptions options(const std::string& mode) {
+DeviceOptions concurrentOptions(const std::string& mode) {
   DeviceOptions o;
   o.mode = mode;
   o.config = "gtx480";
@@ -43,7 +43,7 @@ bool computed(const Device& gpu, uint64_t out, uint32_t seed) {
 class Concurrent : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Concurrent, EveryLaunchComputesItsResultsWithItsOwnReport) {
-  Device gpu(options(GetParam()));
+  Device gpu(concurrentOptions(GetParam()));
   Module m = gpu.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
   const uint64_t a = gpu.malloc(kCtas * kBlock * 4), b = gpu.malloc(kCtas * kBlock * 4);
@@ -63,7 +63,7 @@ TEST_P(Concurrent, EveryLaunchComputesItsResultsWithItsOwnReport) {
 INSTANTIATE_TEST_SUITE_P(Modes, Concurrent, ::testing::Values("functional", "timing"));
 
 TEST(ConcurrentTiming, IndependentLaunchesOverlapAndAfterOrdersThem) {
-  Device gpu(options("timing"));
+  Device gpu(concurrentOptions("timing"));
   Module m = gpu.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
   const uint64_t a = gpu.malloc(kCtas * kBlock * 4), b = gpu.malloc(kCtas * kBlock * 4);
@@ -90,7 +90,7 @@ TEST(ConcurrentTiming, IndependentLaunchesOverlapAndAfterOrdersThem) {
 }
 
 TEST(ConcurrentLaunches, CooperativeLaunchesAreRefused) {
-  Device gpu(options("timing"));
+  Device gpu(concurrentOptions("timing"));
   Module m = gpu.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
   func::LaunchConfig c = launchOf(k, gpu.malloc(kCtas * kBlock * 4), 1);

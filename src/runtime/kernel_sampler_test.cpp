@@ -103,10 +103,11 @@ using testing::busyLaunch;
 using testing::busyValue;
 using testing::kBusyPtx;
 
-constexpr uint32_t kBlock = 128;
+constexpr uint32_t kSampledBlock = 128;
 
-func::LaunchConfig launchOf(const Kernel& k, uint32_t ctas, uint64_t out, uint32_t seed, uint32_t rounds) {
-  return busyLaunch(k, ctas, kBlock, out, seed, rounds);
+func::LaunchConfig sampledLaunchOf(const Kernel& k, uint32_t ctas, uint64_t out, uint32_t seed,
+                                   uint32_t rounds) {
+  return busyLaunch(k, ctas, kSampledBlock, out, seed, rounds);
 }
 
 DeviceOptions sampled(const std::string& mode, std::vector<std::string> sets) {
@@ -122,15 +123,16 @@ TEST(KernelSampling, AgreeingLaunchesOfAShapeAreEstimatedAndStillCompute) {
   Device gpu(sampled("timing", {"sampling.launches=2", "sampling.ipc_tolerance=0.1"}));
   Module m = gpu.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
-  const uint64_t out = gpu.malloc(4 * kBlock * 4);
+  const uint64_t out = gpu.malloc(4 * kSampledBlock * 4);
   std::vector<LaunchReport> r;
   // Six launches of 4 CTAs (the same work, other seeds), then one of 2 CTAs (another shape).
-  for (uint32_t i = 0; i < 6; ++i) r.push_back(gpu.run(k, launchOf(k, 4, out, i, 300)));
-  r.push_back(gpu.run(k, launchOf(k, 2, out, 9, 200)));
+  for (uint32_t i = 0; i < 6; ++i) r.push_back(gpu.run(k, sampledLaunchOf(k, 4, out, i, 300)));
+  r.push_back(gpu.run(k, sampledLaunchOf(k, 2, out, 9, 200)));
   for (const LaunchReport& one : r) ASSERT_TRUE(one.result.ok) << one.result.error;
-  const std::vector<uint32_t> got = gpu.download<uint32_t>(out, 4 * kBlock);
-  for (uint32_t i = 0; i < 2 * kBlock; ++i) ASSERT_EQ(got[i], busyValue(i, 9, 200)) << i;
-  for (uint32_t i = 2 * kBlock; i < 4 * kBlock; ++i) ASSERT_EQ(got[i], busyValue(i, 5, 300)) << i;
+  const std::vector<uint32_t> got = gpu.download<uint32_t>(out, 4 * kSampledBlock);
+  for (uint32_t i = 0; i < 2 * kSampledBlock; ++i) ASSERT_EQ(got[i], busyValue(i, 9, 200)) << i;
+  for (uint32_t i = 2 * kSampledBlock; i < 4 * kSampledBlock; ++i)
+    ASSERT_EQ(got[i], busyValue(i, 5, 300)) << i;
 
   // The first two are timed; they agree (within 10%), so the rest of the shape is estimated
   // from them, and the other shape is timed.
@@ -146,7 +148,7 @@ TEST(KernelSampling, AgreeingLaunchesOfAShapeAreEstimatedAndStillCompute) {
     EXPECT_EQ(r[i].cycles, static_cast<uint64_t>(std::round(r[i].threadInstructions() / ipc))) << i;
     EXPECT_DOUBLE_EQ(r[i].simulatedSeconds, r[i].cycles / 1400e6);  // gtx480's 1.4 GHz core
     EXPECT_EQ(r[i].threadInstructions(), r[0].threadInstructions());  // counted by the engine
-    EXPECT_GT(r[i].stats.warpInstructions, uint64_t{300} * 4 * kBlock / 32);
+    EXPECT_GT(r[i].stats.warpInstructions, uint64_t{300} * 4 * kSampledBlock / 32);
   }
   EXPECT_FALSE(r[6].cycleEstimate);
   EXPECT_TRUE(r[6].timing);
@@ -156,9 +158,9 @@ TEST(KernelSampling, OffItTimesEveryLaunchAndFunctionalModeTakesTheKeys) {
   Device timed(sampled("timing", {}));
   Module m = timed.loadModule(kBusyPtx, "busy.ptx");
   const Kernel k = m.kernel("busy");
-  const uint64_t out = timed.malloc(4 * kBlock * 4);
+  const uint64_t out = timed.malloc(4 * kSampledBlock * 4);
   for (uint32_t i = 0; i < 4; ++i) {
-    const LaunchReport r = timed.run(k, launchOf(k, 4, out, i, 100));
+    const LaunchReport r = timed.run(k, sampledLaunchOf(k, 4, out, i, 100));
     EXPECT_TRUE(r.timing);
     EXPECT_FALSE(r.cycleEstimate);
   }

@@ -8,10 +8,6 @@
 namespace warpsim::test {
 namespace {
 
-struct alignas(16) Float4 {
-  float x, y, z, w;
-};
-
 TEST(AddressSpaces, IsConstantIsSharedIsLocal) {
   runtime::Device gpu(testOptions());
   runtime::Module mod = gpu.loadModuleFile(cudaPtx("address_spaces"));

@@ -11,10 +11,6 @@
 namespace warpsim::test {
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 TEST(Cli, HelpOnEverySubcommand) {
   for (std::vector<std::string> args : {std::vector<std::string>{"--help"},
                                         {"run", "--help"},

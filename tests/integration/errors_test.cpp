@@ -21,10 +21,6 @@ std::string errorOf(Body&& body) {
   return "";
 }
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 const char* kMalformed = R"(.version 8.0
 .target sm_80
 .address_size 64

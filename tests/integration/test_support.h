@@ -40,6 +40,14 @@ inline uint32_t blocksFor(uint64_t n, uint32_t block) {
   return static_cast<uint32_t>((n + block - 1) / block);
 }
 
+// The host images of CUDA's float2 and float4 kernel arguments and array elements.
+struct alignas(8) Float2 {
+  float x, y;
+};
+struct alignas(16) Float4 {
+  float x, y, z, w;
+};
+
 // Distance in units in the last place between two finite values of the same sign class
 // (ordered-integer mapping of IEEE bit patterns).
 inline uint64_t ulpDistance(float a, float b) {
@@ -67,6 +75,11 @@ struct CliResult {
 
 // Runs the built warpsim binary with `args` (each passed as one shell word).
 CliResult runCli(const std::vector<std::string>& args);
+
+// True when `s` contains `part`.
+inline bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 // A failed command: non-zero exit and exactly one line on stderr containing `part`.
 inline void expectOneLineError(const CliResult& r, const std::string& part) {

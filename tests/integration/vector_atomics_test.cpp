@@ -12,13 +12,6 @@
 namespace warpsim::test {
 namespace {
 
-struct alignas(8) Float2 {
-  float x, y;
-};
-struct alignas(16) Float4 {
-  float x, y, z, w;
-};
-
 TEST(VectorAtomics, Float2AndFloat4AddsAreExactAndPerLaneConsistent) {
   runtime::Device gpu(testOptions());
   runtime::Module mod = gpu.loadModuleFile(cudaPtx("vector_atomics"));

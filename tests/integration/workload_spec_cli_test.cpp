@@ -10,10 +10,6 @@
 namespace warpsim::test {
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 nlohmann::json readJson(const std::string& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in);

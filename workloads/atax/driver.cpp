@@ -11,7 +11,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace atax {
 
 constexpr uint32_t kThreads = 256;  // a thread per row, then per column
 
@@ -92,7 +92,7 @@ Outcome run(WorkloadContext& ctx) {
                             cols, worstTmp, worstY)};
 }
 
-}  // namespace
+}  // namespace atax
 
 // The preset edges keep the row stride in 128-byte lines (n / 32) odd or twice odd: with a
 // power-of-two edge a warp's 32 rows share a few L1 sets and the conflicts decide the run
@@ -106,7 +106,7 @@ Workload ataxWorkload() {
           4000,
           8000,
           16384,
-          run};
+          atax::run};
 }
 
 }  // namespace warpsim::workloads

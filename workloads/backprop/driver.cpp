@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace backprop {
 
 constexpr int kHidden = 16, kChunk = 16, kSteps = 2;
 constexpr float kMomentum = 0.3f;
@@ -162,7 +162,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, kHidden, kSteps, worstPartial, worstHidden, worstWeight)};
 }
 
-}  // namespace
+}  // namespace backprop
 
 Workload backpropWorkload() {
   return {"backprop",
@@ -173,7 +173,7 @@ Workload backpropWorkload() {
           1u << 16,
           1u << 18,
           1u << 22,
-          run};
+          backprop::run};
 }
 
 }  // namespace warpsim::workloads

@@ -17,7 +17,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace barnes_hut {
 
 constexpr int kSteps = 3;
 constexpr float kInvTheta2 = 4.0f;      // opening angle theta = 0.5
@@ -646,7 +646,7 @@ Outcome run(WorkloadContext& ctx) {
                       worstScaled, kScaledLimit)};
 }
 
-}  // namespace
+}  // namespace barnes_hut
 
 Workload barnesHutWorkload() {
   return {"barnes-hut",
@@ -658,8 +658,8 @@ Workload barnesHutWorkload() {
           1024,
           16384,
           1u << 18,
-          run,
-          {kSpecThreads, kSpecShared,
+          barnes_hut::run,
+          {barnes_hut::kSpecThreads, barnes_hut::kSpecShared,
            "threads per CTA of every kernel; shared: bh_forces's dynamic shared memory, split "
            "evenly into its warps' traversal stacks (4 B per entry, 32 needed; default 128 B per "
            "warp)"}};

@@ -9,7 +9,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace bfs {
 
 Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
@@ -100,12 +100,12 @@ Outcome run(WorkloadContext& ctx) {
                             neighbours.size(), reached, levels)};
 }
 
-}  // namespace
+}  // namespace bfs
 
 Workload bfsWorkload() {
   return {"bfs",      "irregular", "breadth-first search levels, CSR frontier expand and advance",
           "vertices", 1u << 14,    1u << 18,
-          1u << 20,   1u << 24,    run};
+          1u << 20,   1u << 24,    bfs::run};
 }
 
 }  // namespace warpsim::workloads

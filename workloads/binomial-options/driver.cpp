@@ -7,7 +7,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace binomial_options {
 
 constexpr int kOptions = 32;  // about two CTAs per SM of a 15-SM GPU
 constexpr double kRate = 0.06, kVolatility = 0.10;
@@ -109,7 +109,7 @@ Outcome run(WorkloadContext& ctx) {
                             kOptions, steps, worst, worstBlackScholes)};
 }
 
-}  // namespace
+}  // namespace binomial_options
 
 Workload binomialOptionsWorkload() {
   return {"binomial-options",
@@ -120,7 +120,7 @@ Workload binomialOptionsWorkload() {
           1024,
           2048,
           8192,
-          run};
+          binomial_options::run};
 }
 
 }  // namespace warpsim::workloads

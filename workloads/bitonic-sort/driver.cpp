@@ -8,7 +8,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace bitonic_sort {
 
 constexpr uint32_t kThreads = 256;        // THREADS of bitonic-sort.cu
 constexpr uint32_t kTile = 2 * kThreads;  // TILE
@@ -84,7 +84,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, launches, ties)};
 }
 
-}  // namespace
+}  // namespace bitonic_sort
 
 Workload bitonicSortWorkload() {
   return {
@@ -96,7 +96,7 @@ Workload bitonicSortWorkload() {
       1u << 17,
       1u << 20,
       1u << 24,
-      run};
+      bitonic_sort::run};
 }
 
 }  // namespace warpsim::workloads

@@ -6,7 +6,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace blackscholes {
 
 // The kernel's normal CDF approximation (Abramowitz and Stegun 26.2.17), in double.
 double normalCdf(double d) {
@@ -70,7 +70,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, worstCall, worstPut)};
 }
 
-}  // namespace
+}  // namespace blackscholes
 
 Workload blackscholesWorkload() {
   return {"blackscholes",
@@ -81,7 +81,7 @@ Workload blackscholesWorkload() {
           1u << 19,
           1u << 21,
           1u << 26,
-          run};
+          blackscholes::run};
 }
 
 }  // namespace warpsim::workloads

@@ -13,7 +13,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace cfd {
 
 constexpr int kIterations = 3, kStages = 3;
 constexpr int kWall = -1, kFarField = -2;
@@ -400,7 +400,7 @@ Outcome run(WorkloadContext& ctx) {
                             worstUpdate)};
 }
 
-}  // namespace
+}  // namespace cfd
 
 Workload cfdWorkload() {
   return {"cfd",
@@ -411,7 +411,7 @@ Workload cfdWorkload() {
           24,
           48,
           128,
-          run};
+          cfd::run};
 }
 
 }  // namespace warpsim::workloads

@@ -7,7 +7,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace conv_separable {
 
 constexpr int kRadius = 8;
 constexpr int kTaps = 2 * kRadius + 1;
@@ -87,7 +87,7 @@ Outcome run(WorkloadContext& ctx) {
                             w, worstRow, worstCol)};
 }
 
-}  // namespace
+}  // namespace conv_separable
 
 Workload convSeparableWorkload() {
   return {"conv-separable",
@@ -98,7 +98,7 @@ Workload convSeparableWorkload() {
           1024,
           2048,
           8192,
-          run};
+          conv_separable::run};
 }
 
 }  // namespace warpsim::workloads

@@ -34,7 +34,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace conv2d_l2tiled {
 
 constexpr int kBlockX = 32, kBlockY = 8;  // CTAs of 32 x 8 = 256 threads
 constexpr int kFilters = 8;               // F: every band is read by 8 launches
@@ -139,7 +139,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, kFilters, bands, rowsPerBand, rowBytes * rowsPerBand / 1024, launches)};
 }
 
-}  // namespace
+}  // namespace conv2d_l2tiled
 
 Workload conv2dL2tiledWorkload() {
   SpecSpace spec;
@@ -154,8 +154,8 @@ Workload conv2dL2tiledWorkload() {
           128,
           512,
           2048,
-          kMaxEdge,
-          run,
+          conv2d_l2tiled::kMaxEdge,
+          conv2d_l2tiled::run,
           std::move(spec)};
 }
 

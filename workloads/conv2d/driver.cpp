@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace conv2d {
 
 constexpr uint32_t kBlockX = 32, kBlockY = 8;  // as PolyBench/GPU: a warp is 32 pixels of a row
 // The filter, by row offset then column offset (conv2d.cu), as the float constants the kernel
@@ -69,7 +69,7 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("B {0} x {0}, worst error {1:.2g} of the bound", ni, worst)};
 }
 
-}  // namespace
+}  // namespace conv2d
 
 // PolyBench/GPU's image, 4096 x 4096, is the large size.
 Workload conv2dWorkload() {
@@ -82,7 +82,7 @@ Workload conv2dWorkload() {
           1536,
           4096,
           16384,
-          run};
+          conv2d::run};
 }
 
 }  // namespace warpsim::workloads

@@ -9,7 +9,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace dct8x8 {
 
 constexpr int kBlock = 8;
 constexpr uint32_t kTileWidth = 32;  // TILE_W of the default kernels of dct8x8.cu
@@ -220,7 +220,7 @@ Outcome run(WorkloadContext& ctx) {
                       n, pixels / (kBlock * kBlock), worstForward, worstInverse, worstRoundTrip)};
 }
 
-}  // namespace
+}  // namespace dct8x8
 
 Workload dct8x8Workload() {
   return {"dct8x8",
@@ -231,8 +231,8 @@ Workload dct8x8Workload() {
           1024,
           2048,
           8192,
-          run,
-          {variantThreads(), kSharedTotals,
+          dct8x8::run,
+          {dct8x8::variantThreads(), dct8x8::kSharedTotals,
            "threads: 8-row tiles of threads/8 pixels (threads/64 DCT blocks per CTA), kernels "
            "compiled per tile width, 256 + 8 B of shared tiles per thread; shared: the CTA's "
            "total, unused dynamic shared memory on top of the tiles"}};

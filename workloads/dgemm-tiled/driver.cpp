@@ -13,7 +13,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace dgemm_tiled {
 
 // The resource specification: the threads per CTA pick the kernel (as in nw and dct8x8). 128,
 // the default, is dgemm_tiled: CTAs of 16 x 8 threads on 16 x 16 tiles of C, two outputs per
@@ -137,7 +137,7 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{0} x {0} matrices, worst error {1:.2g} of the bound", n, worst)};
 }
 
-}  // namespace
+}  // namespace dgemm_tiled
 
 Workload dgemmTiledWorkload() {
   return {"dgemm-tiled",
@@ -148,8 +148,8 @@ Workload dgemmTiledWorkload() {
           256,
           512,
           4096,
-          run,
-          {variantThreads(),
+          dgemm_tiled::run,
+          {dgemm_tiled::variantThreads(),
            {},
            "threads: the kernel: 128 dgemm_tiled (16x16 tiles of C, 2 outputs per thread, 4096 B "
            "shared), 256 dgemm_blocked_t256 (64x64 tiles, 4x4 outputs per thread in registers, "

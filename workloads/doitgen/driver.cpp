@@ -9,7 +9,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace doitgen {
 
 constexpr uint32_t kBlockX = 32, kBlockY = 8;  // a warp is 32 neighbouring p of one q
 constexpr double kPi = 3.14159265358979323846;
@@ -128,7 +128,7 @@ Outcome run(WorkloadContext& ctx) {
                             worst)};
 }
 
-}  // namespace
+}  // namespace doitgen
 
 // PolyBench/GPU's edge, 128, is the large size.
 Workload doitgenWorkload() {
@@ -141,7 +141,7 @@ Workload doitgenWorkload() {
           64,
           128,
           512,
-          run};
+          doitgen::run};
 }
 
 }  // namespace warpsim::workloads

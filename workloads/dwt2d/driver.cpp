@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace dwt2d {
 
 constexpr uint32_t kBlockX = 32, kBlockY = 8;
 constexpr int kLevels = 3;  // decomposition levels (the image edge is a multiple of 2^kLevels)
@@ -92,7 +92,7 @@ Outcome run(WorkloadContext& ctx) {
                             edge, kLevels, 100.0 * small / highCount)};
 }
 
-}  // namespace
+}  // namespace dwt2d
 
 // The default is Rodinia's dwt2d input size, 1024 x 1024.
 Workload dwt2dWorkload() {
@@ -105,7 +105,7 @@ Workload dwt2dWorkload() {
           1024,
           4096,
           16384,
-          run};
+          dwt2d::run};
 }
 
 }  // namespace warpsim::workloads

@@ -8,7 +8,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace fast_walsh {
 
 constexpr int kSegmentLog = 10;  // SEGMENT_LOG of fast-walsh.cu: the strides done in shared memory
 constexpr int kKernelLength = 128;
@@ -145,7 +145,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, kKernelLength, worstSignal, worstKernel, worstOut)};
 }
 
-}  // namespace
+}  // namespace fast_walsh
 
 Workload fastWalshWorkload() {
   return {"fast-walsh",
@@ -156,7 +156,7 @@ Workload fastWalshWorkload() {
           1u << 19,
           1u << 22,
           1u << 24,
-          run};
+          fast_walsh::run};
 }
 
 }  // namespace warpsim::workloads

@@ -8,7 +8,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace gaussian {
 
 Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
@@ -59,13 +59,13 @@ Outcome run(WorkloadContext& ctx) {
                             n, worst, maxError)};
 }
 
-}  // namespace
+}  // namespace gaussian
 
 Workload gaussianWorkload() {
   return {
       "gaussian", "science", "Gaussian elimination, multiplier and elimination kernels per step",
       "unknowns", 64,        256,
-      512,        4096,      run};
+      512,        4096,      gaussian::run};
 }
 
 }  // namespace warpsim::workloads

@@ -25,7 +25,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace gemm_l2tiled {
 
 constexpr int kColsPerLaunch = 32;     // a column block: a warp's 32 lanes
 constexpr int kRowsPerCta = 8;         // CTAs of 32 x 8 = 256 threads
@@ -113,7 +113,7 @@ Outcome run(WorkloadContext& ctx) {
                             panels * (m / kColsPerLaunch), worst)};
 }
 
-}  // namespace
+}  // namespace gemm_l2tiled
 
 Workload gemmL2tiledWorkload() {
   SpecSpace spec;
@@ -128,8 +128,8 @@ Workload gemmL2tiledWorkload() {
           128,
           512,
           1024,
-          kMaxEdge,
-          run,
+          gemm_l2tiled::kMaxEdge,
+          gemm_l2tiled::run,
           std::move(spec)};
 }
 

@@ -27,7 +27,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace gemv_l2tiled {
 
 constexpr int kRowsPerCta = 8;  // CTAs of 32 x 8 = 256 threads: a warp per row
 constexpr int kVectors = 8;     // m: every panel is read by 8 launches
@@ -120,7 +120,7 @@ Outcome run(WorkloadContext& ctx) {
                             worst)};
 }
 
-}  // namespace
+}  // namespace gemv_l2tiled
 
 Workload gemvL2tiledWorkload() {
   SpecSpace spec;
@@ -135,8 +135,8 @@ Workload gemvL2tiledWorkload() {
           128,
           512,
           2048,
-          kMaxEdge,
-          run,
+          gemv_l2tiled::kMaxEdge,
+          gemv_l2tiled::run,
           std::move(spec)};
 }
 

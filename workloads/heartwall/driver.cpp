@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace heartwall {
 
 // heartwall.cu's geometry.
 constexpr int kTs = 9, kHalf = 4, kWindowCols = 32, kWindowRows = 8, kThreads = 64;
@@ -194,7 +194,7 @@ Outcome run(WorkloadContext& ctx) {
                             kPoints, frames, scoreSum / (kPoints * (frames - 1.0)))};
 }
 
-}  // namespace
+}  // namespace heartwall
 
 Workload heartwallWorkload() {
   return {"heartwall",
@@ -205,7 +205,7 @@ Workload heartwallWorkload() {
           32,
           104,
           1024,
-          run};
+          heartwall::run};
 }
 
 }  // namespace warpsim::workloads

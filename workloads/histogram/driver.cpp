@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace histogram {
 
 constexpr int kBins = 256;
 constexpr uint32_t kThreads = 256;
@@ -80,7 +80,7 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{} bytes, {} private histograms, exact", 4ull * words, blocks)};
 }
 
-}  // namespace
+}  // namespace histogram
 
 Workload histogramWorkload() {
   return {"histogram",
@@ -91,7 +91,7 @@ Workload histogramWorkload() {
           1u << 21,
           1u << 23,
           1u << 28,
-          run};
+          histogram::run};
 }
 
 }  // namespace warpsim::workloads

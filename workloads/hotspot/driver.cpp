@@ -9,7 +9,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace hotspot {
 
 constexpr int kSteps = 8;   // time steps in all
 constexpr int kBorder = 3;  // ghost cells per side: at most 3 steps per launch (3 + 3 + 2)
@@ -177,7 +177,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, kSteps, kBorder, worst)};
 }
 
-}  // namespace
+}  // namespace hotspot
 
 Workload hotspotWorkload() {
   return {"hotspot",
@@ -188,7 +188,7 @@ Workload hotspotWorkload() {
           512,
           1024,
           1024,
-          run};
+          hotspot::run};
 }
 
 }  // namespace warpsim::workloads

@@ -9,7 +9,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace jpeg_decode {
 
 constexpr uint32_t kThreads = 256;  // BLOCKS_PER_CTA blocks of 64
 constexpr int kBlocksPerCta = 4;
@@ -215,7 +215,7 @@ Outcome run(WorkloadContext& ctx) {
                       n, blocks, 100.0 * zeros / coeffs.size(), worstRatio, psnr)};
 }
 
-}  // namespace
+}  // namespace jpeg_decode
 
 Workload jpegDecodeWorkload() {
   return {"jpeg-decode",
@@ -226,7 +226,7 @@ Workload jpegDecodeWorkload() {
           768,
           2048,
           8192,
-          run};
+          jpeg_decode::run};
 }
 
 }  // namespace warpsim::workloads

@@ -7,7 +7,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace kmeans {
 
 constexpr int kDims = 8, kClusters = 8, kIterations = 5;
 constexpr uint32_t kThreads = 256;
@@ -124,7 +124,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, kDims, kClusters, kIterations, worstSum)};
 }
 
-}  // namespace
+}  // namespace kmeans
 
 Workload kmeansWorkload() {
   return {"kmeans",
@@ -135,7 +135,7 @@ Workload kmeansWorkload() {
           1u << 16,
           1u << 18,
           1u << 24,
-          run};
+          kmeans::run};
 }
 
 }  // namespace warpsim::workloads

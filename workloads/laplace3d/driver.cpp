@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace laplace3d {
 
 constexpr int kIterations = 5;
 constexpr uint32_t kBlockX = 32, kBlockY = 4;
@@ -121,7 +121,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, kIterations, worst)};
 }
 
-}  // namespace
+}  // namespace laplace3d
 
 Workload laplace3dWorkload() {
   return {"laplace3d",
@@ -132,7 +132,7 @@ Workload laplace3dWorkload() {
           80,
           192,
           512,
-          run};
+          laplace3d::run};
 }
 
 }  // namespace warpsim::workloads

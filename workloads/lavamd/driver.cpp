@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace lavamd {
 
 constexpr int kPerBox = 100;         // particles per box, as Rodinia's lavaMD
 constexpr uint32_t kThreads = 128;   // a CTA per box
@@ -127,7 +127,7 @@ Outcome run(WorkloadContext& ctx) {
                             kPerBox, worst)};
 }
 
-}  // namespace
+}  // namespace lavamd
 
 // Rodinia's default, 10 boxes along each edge, is --size 10.
 Workload lavamdWorkload() {
@@ -140,7 +140,7 @@ Workload lavamdWorkload() {
           3,
           6,
           32,
-          run};
+          lavamd::run};
 }
 
 }  // namespace warpsim::workloads

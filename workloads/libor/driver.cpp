@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace libor {
 
 constexpr int kRates = 80, kSteps = 40, kSwaps = kRates - kSteps;  // as in libor.cu
 constexpr double kDelta = 0.25;                                      // quarterly accruals
@@ -155,7 +155,7 @@ Outcome run(WorkloadContext& ctx) {
                             paths, options, sum / paths, worst)};
 }
 
-}  // namespace
+}  // namespace libor
 
 Workload liborWorkload() {
   return {"libor",
@@ -167,7 +167,7 @@ Workload liborWorkload() {
           2048,
           16384,
           1u << 20,
-          run};
+          libor::run};
 }
 
 }  // namespace warpsim::workloads

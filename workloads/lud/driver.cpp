@@ -9,7 +9,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace lud {
 
 constexpr int kBlock = 16;
 
@@ -58,7 +58,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, worst)};
 }
 
-}  // namespace
+}  // namespace lud
 
 Workload ludWorkload() {
   return {"lud",
@@ -69,7 +69,7 @@ Workload ludWorkload() {
           256,
           512,
           4096,
-          run};
+          lud::run};
 }
 
 }  // namespace warpsim::workloads

@@ -6,7 +6,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace mandelbrot {
 
 constexpr int kMaxIterations = 256;
 
@@ -59,7 +59,7 @@ Outcome run(WorkloadContext& ctx) {
                             static_cast<double>(total) / pixels)};
 }
 
-}  // namespace
+}  // namespace mandelbrot
 
 Workload mandelbrotWorkload() {
   return {"mandelbrot",
@@ -70,7 +70,7 @@ Workload mandelbrotWorkload() {
           512,
           1024,
           1u << 14,
-          run};
+          mandelbrot::run};
 }
 
 }  // namespace warpsim::workloads

@@ -7,7 +7,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace monte_carlo {
 
 constexpr int kOptions = 32;        // about two CTAs per SM of a 15-SM GPU
 constexpr uint32_t kThreads = 256;  // THREADS of monte-carlo.cu
@@ -207,7 +207,7 @@ Outcome run(WorkloadContext& ctx) {
                             worstModel)};
 }
 
-}  // namespace
+}  // namespace monte_carlo
 
 Workload monteCarloWorkload() {
   return {"monte-carlo",
@@ -218,7 +218,7 @@ Workload monteCarloWorkload() {
           65536,
           1u << 20,
           1u << 24,
-          run};
+          monte_carlo::run};
 }
 
 }  // namespace warpsim::workloads

@@ -8,7 +8,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace mri_q {
 
 constexpr uint32_t kThreads = 256;  // THREADS of mri-q.cu
 constexpr int kChunk = 64;          // CHUNK: samples per launch
@@ -149,7 +149,7 @@ Outcome run(WorkloadContext& ctx) {
                       voxels, samples, launches, worstMag, worstR, worstI, widest / totalMag)};
 }
 
-}  // namespace
+}  // namespace mri_q
 
 Workload mriQWorkload() {
   return {"mri-q",
@@ -160,7 +160,7 @@ Workload mriQWorkload() {
           20,
           32,
           64,
-          run};
+          mri_q::run};
 }
 
 }  // namespace warpsim::workloads

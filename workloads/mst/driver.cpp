@@ -8,7 +8,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace mst {
 
 constexpr uint32_t kThreads = 256;  // unless a resource specification asks for another count
 
@@ -114,7 +114,7 @@ Outcome run(WorkloadContext& ctx) {
                             edge, edge, roads, gotCount, n - gotCount, gotWeight, rounds)};
 }
 
-}  // namespace
+}  // namespace mst
 
 Workload mstWorkload() {
   return {"mst",
@@ -125,8 +125,10 @@ Workload mstWorkload() {
           224,
           1024,
           4096,
-          run,
-          {kSpecThreads, {}, "threads per CTA of the four Boruvka kernels (a thread per vertex)"}};
+          mst::run,
+          {mst::kSpecThreads,
+           {},
+           "threads per CTA of the four Boruvka kernels (a thread per vertex)"}};
 }
 
 }  // namespace warpsim::workloads

@@ -17,7 +17,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace mummer {
 
 constexpr uint32_t kThreads = 256;          // unless a resource specification asks for another
 constexpr int kReferenceLength = 1 << 16;   // bases: a small genome (the study's "small dataset")
@@ -416,7 +416,7 @@ Outcome run(WorkloadContext& ctx) {
                       genome.gcBases * pct, genome.repeatBases * pct, genome.tandemBases * pct)};
 }
 
-}  // namespace
+}  // namespace mummer
 
 Workload mummerWorkload() {
   return {"mummer",
@@ -428,8 +428,8 @@ Workload mummerWorkload() {
           4096,
           65536,
           1u << 18,
-          run,
-          {kSpecThreads, {}, "threads per CTA of mummer_match (a thread per read)"}};
+          mummer::run,
+          {mummer::kSpecThreads, {}, "threads per CTA of mummer_match (a thread per read)"}};
 }
 
 }  // namespace warpsim::workloads

@@ -11,7 +11,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace mvt {
 
 constexpr uint32_t kThreads = 256;  // a thread per element of x1, then of x2
 
@@ -93,7 +93,7 @@ Outcome run(WorkloadContext& ctx) {
                             worst1, worst2)};
 }
 
-}  // namespace
+}  // namespace mvt
 
 // The preset edges keep the row stride in 128-byte lines (n / 32) odd or twice odd: with a
 // power-of-two edge a warp's 32 rows share a few L1 sets and the conflicts decide the run
@@ -107,7 +107,7 @@ Workload mvtWorkload() {
           4000,
           8000,
           16384,
-          run};
+          mvt::run};
 }
 
 }  // namespace warpsim::workloads

@@ -7,7 +7,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace nbody {
 
 constexpr int kSteps = 2;
 constexpr uint32_t kThreads = 256;
@@ -110,12 +110,12 @@ Outcome run(WorkloadContext& ctx) {
                             n, kSteps, worstA, worstP)};
 }
 
-}  // namespace
+}  // namespace nbody
 
 Workload nbodyWorkload() {
   return {"nbody",  "science", "all-pairs gravity with shared-memory tiles of bodies, integrate",
           "bodies", 512,       2048,
-          4096,     1u << 16,  run};
+          4096,     1u << 16,  nbody::run};
 }
 
 }  // namespace warpsim::workloads

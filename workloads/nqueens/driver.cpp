@@ -12,7 +12,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace nqueens {
 
 constexpr int kMinBoard = 4;
 constexpr int kMaxBoard = 16;   // the kernel's masks: right diagonals 16 bits up in a word
@@ -141,7 +141,7 @@ Outcome run(WorkloadContext& ctx) {
                             sharedBytes)};
 }
 
-}  // namespace
+}  // namespace nqueens
 
 Workload nqueensWorkload() {
   return {"nqueens",
@@ -152,10 +152,10 @@ Workload nqueensWorkload() {
           11,
           12,
           13,
-          kMaxBoard,
-          run,
-          {{kThreadChoices.begin(), kThreadChoices.end()},
-           {kSharedChoices.begin(), kSharedChoices.end()},
+          nqueens::kMaxBoard,
+          nqueens::run,
+          {{nqueens::kThreadChoices.begin(), nqueens::kThreadChoices.end()},
+           {nqueens::kSharedChoices.begin(), nqueens::kSharedChoices.end()},
            "threads per CTA (a thread per partial placement); shared bytes per CTA: the stack "
            "levels that fit in it after 4 B/thread of reduction area, the rest in local memory"}};
 }

@@ -14,7 +14,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace nw {
 
 constexpr int kSymbols = 24, kGap = 4;
 
@@ -132,7 +132,7 @@ Outcome run(WorkloadContext& ctx) {
                       2 * tiles - 1, tile, tile, expect.back())};
 }
 
-}  // namespace
+}  // namespace nw
 
 Workload nwWorkload() {
   return {"nw",
@@ -143,8 +143,8 @@ Workload nwWorkload() {
           2048,
           4096,
           1u << 14,
-          run,
-          {blockingTiles(),
+          nw::run,
+          {nw::blockingTiles(),
            {},
            "threads: the blocking factor B (tile edge; a thread per tile row) of the kernel "
            "compiled for it, 2n/B - 1 launches; its shared memory follows: 4((B+1)^2 + 2B) B per "

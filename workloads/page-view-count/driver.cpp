@@ -14,7 +14,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace page_view_count {
 
 constexpr uint32_t kThreads = 256;
 
@@ -281,7 +281,7 @@ Outcome run(WorkloadContext& ctx) {
                             lines, log.text.size(), expect.size(), top, capacity, rounds)};
 }
 
-}  // namespace
+}  // namespace page_view_count
 
 Workload pageViewCountWorkload() {
   return {"page-view-count",
@@ -292,7 +292,7 @@ Workload pageViewCountWorkload() {
           65536,
           1u << 20,
           1u << 22,
-          run};
+          page_view_count::run};
 }
 
 }  // namespace warpsim::workloads

@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace page_view_rank {
 
 constexpr uint32_t kThreads = 256;       // THREADS of page-view-rank.cu
 constexpr uint32_t kTile = 1024;         // TILE
@@ -135,7 +135,7 @@ Outcome run(WorkloadContext& ctx) {
                       records, pages, order[0], views[order[0]], unseen)};
 }
 
-}  // namespace
+}  // namespace page_view_rank
 
 Workload pageViewRankWorkload() {
   return {"page-view-rank",
@@ -146,7 +146,7 @@ Workload pageViewRankWorkload() {
           1u << 20,
           1u << 22,
           1u << 23,
-          run};
+          page_view_rank::run};
 }
 
 }  // namespace warpsim::workloads

@@ -12,7 +12,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace particlefilter {
 
 constexpr uint32_t kThreads = 256;  // a particle per thread; pf_sum and pf_find_index handle
 constexpr uint32_t kMaxBlocks = 256;  // at most kThreads blocks (so at most 65536 particles)
@@ -218,7 +218,7 @@ Outcome run(WorkloadContext& ctx) {
                             "track within {:.2f} px", n, kFrames, ambiguous, worstEstimate, worstTrack)};
 }
 
-}  // namespace
+}  // namespace particlefilter
 
 Workload particlefilterWorkload() {
   return {"particlefilter",
@@ -230,7 +230,7 @@ Workload particlefilterWorkload() {
           8192,
           65536,
           65536,
-          run};
+          particlefilter::run};
 }
 
 }  // namespace warpsim::workloads

@@ -7,7 +7,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace pathfinder {
 
 constexpr int kRows = 96, kRowsPerLaunch = 16, kBlock = 256;
 
@@ -72,7 +72,7 @@ Outcome run(WorkloadContext& ctx) {
                             kRowsPerLaunch)};
 }
 
-}  // namespace
+}  // namespace pathfinder
 
 Workload pathfinderWorkload() {
   return {"pathfinder",
@@ -83,7 +83,7 @@ Workload pathfinderWorkload() {
           1u << 15,
           1u << 17,
           1u << 22,
-          run};
+          pathfinder::run};
 }
 
 }  // namespace warpsim::workloads

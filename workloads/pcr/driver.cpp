@@ -13,7 +13,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace pcr {
 
 constexpr int kEquations = 256;  // n: equations per system, the plate's width in cells
 constexpr int kLog2Equations = 8;
@@ -265,7 +265,7 @@ Outcome run(WorkloadContext& ctx) {
                             systems, kEquations, worstKappa, worst, checksum)};
 }
 
-}  // namespace
+}  // namespace pcr
 
 Workload pcrWorkload() {
   return {"pcr",
@@ -277,9 +277,9 @@ Workload pcrWorkload() {
           512,
           8192,
           1u << 15,
-          run,
-          {{kThreadChoices.begin(), kThreadChoices.end()},
-           {kSharedChoices.begin(), kSharedChoices.end()},
+          pcr::run,
+          {{pcr::kThreadChoices.begin(), pcr::kThreadChoices.end()},
+           {pcr::kSharedChoices.begin(), pcr::kSharedChoices.end()},
            "shared bytes per CTA: systems per CTA (8 KiB each, two buffers of a, b, c, d); "
            "threads per CTA: a thread per equation or several (threads <= equations)"}};
 }

@@ -6,7 +6,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace private_sort {
 
 constexpr int kKeys = 32;
 
@@ -34,7 +34,7 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{} private segments of {} keys sorted, exact", segments, kKeys)};
 }
 
-}  // namespace
+}  // namespace private_sort
 
 Workload privateSortWorkload() {
   return {"private-sort",
@@ -45,7 +45,7 @@ Workload privateSortWorkload() {
           1u << 16,
           1u << 18,
           1u << 22,
-          run};
+          private_sort::run};
 }
 
 }  // namespace warpsim::workloads

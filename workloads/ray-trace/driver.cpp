@@ -7,7 +7,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace ray_trace {
 
 constexpr uint32_t kBlockX = 16, kBlockY = 8;
 constexpr int kMaxSpheres = 16;  // MAX_SPHERES of ray-trace.cu
@@ -221,7 +221,7 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{} x {} pixels, {} spheres, exact", width, height, scene.spheres)};
 }
 
-}  // namespace
+}  // namespace ray_trace
 
 Workload rayTraceWorkload() {
   return {"ray-trace",
@@ -232,7 +232,7 @@ Workload rayTraceWorkload() {
           320,
           1024,
           8192,
-          run};
+          ray_trace::run};
 }
 
 }  // namespace warpsim::workloads

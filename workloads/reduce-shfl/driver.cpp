@@ -7,7 +7,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace reduce_shfl {
 
 constexpr uint32_t kThreads = 256;
 
@@ -78,7 +78,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, sum, worst, worstBlock, biggest)};
 }
 
-}  // namespace
+}  // namespace reduce_shfl
 
 Workload reduceShflWorkload() {
   return {"reduce-shfl",
@@ -89,7 +89,7 @@ Workload reduceShflWorkload() {
           1u << 22,
           1u << 24,
           1u << 28,
-          run};
+          reduce_shfl::run};
 }
 
 }  // namespace warpsim::workloads

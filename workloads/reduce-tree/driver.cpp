@@ -4,7 +4,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace reduce_tree {
 
 constexpr uint32_t kThreads = 256;
 
@@ -37,7 +37,7 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{} values in {} passes, sum mod 2^32 = {}", n, passes, got)};
 }
 
-}  // namespace
+}  // namespace reduce_tree
 
 Workload reduceTreeWorkload() {
   return {"reduce-tree",
@@ -48,7 +48,7 @@ Workload reduceTreeWorkload() {
           1u << 22,
           1u << 24,
           1u << 28,
-          run};
+          reduce_tree::run};
 }
 
 }  // namespace warpsim::workloads

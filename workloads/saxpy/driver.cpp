@@ -5,7 +5,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace saxpy {
 
 constexpr int kPasses = 4;
 constexpr float kAlphas[kPasses] = {1.5f, -0.75f, 2.0f, 0.25f};
@@ -40,12 +40,12 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{} elements, {} passes, exact", n, kPasses)};
 }
 
-}  // namespace
+}  // namespace saxpy
 
 Workload saxpyWorkload() {
   return {"saxpy",    "streaming", "y = alpha*x + y in four passes, grid-stride loop",
           "elements", 1u << 16,    1u << 20,
-          1u << 23,   1u << 26,    run};
+          1u << 23,   1u << 26,    saxpy::run};
 }
 
 }  // namespace warpsim::workloads

@@ -8,7 +8,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace scalar_prod {
 
 constexpr int kLength = 4096;       // elements per vector
 constexpr uint32_t kThreads = 256;  // THREADS of scalar-prod.cu
@@ -80,7 +80,7 @@ Outcome run(WorkloadContext& ctx) {
                             pairs, kLength, worst)};
 }
 
-}  // namespace
+}  // namespace scalar_prod
 
 Workload scalarProdWorkload() {
   return {"scalar-prod",
@@ -91,7 +91,7 @@ Workload scalarProdWorkload() {
           2048,
           8192,
           16384,
-          run};
+          scalar_prod::run};
 }
 
 }  // namespace warpsim::workloads

@@ -5,7 +5,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace scan {
 
 constexpr uint32_t kThreads = 256, kPerBlock = 2 * kThreads;
 
@@ -53,7 +53,7 @@ Outcome run(WorkloadContext& ctx) {
                             ctx.reports.size())};
 }
 
-}  // namespace
+}  // namespace scan
 
 Workload scanWorkload() {
   return {"scan",
@@ -64,7 +64,7 @@ Workload scanWorkload() {
           1u << 22,
           1u << 24,
           1u << 27,
-          run};
+          scan::run};
 }
 
 }  // namespace warpsim::workloads

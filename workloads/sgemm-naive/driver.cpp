@@ -6,7 +6,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace sgemm_naive {
 
 Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
@@ -26,12 +26,12 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{0} x {0} matrices, exact", n)};
 }
 
-}  // namespace
+}  // namespace sgemm_naive
 
 Workload sgemmNaiveWorkload() {
   return {"sgemm-naive", "dense", "single-precision GEMM, one thread per element, no data reuse",
           "matrix edge", 128,     256,
-          512,           4096,    run};
+          512,           4096,    sgemm_naive::run};
 }
 
 }  // namespace warpsim::workloads

@@ -9,7 +9,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace sgemm_tiled {
 
 Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
@@ -45,12 +45,12 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{0} x {0} matrices, exact", n)};
 }
 
-}  // namespace
+}  // namespace sgemm_tiled
 
 Workload sgemmTiledWorkload() {
   return {"sgemm-tiled", "dense", "single-precision GEMM with 16x16 shared-memory tiles",
           "matrix edge", 128,     256,
-          512,           4096,    run};
+          512,           4096,    sgemm_tiled::run};
 }
 
 }  // namespace warpsim::workloads

@@ -8,7 +8,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace sgemv_naive {
 
 constexpr uint32_t kThreads = 256;  // a thread per row
 
@@ -47,7 +47,7 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("A {0} x {0}, worst error {1:.2g} of the bound", n, worst)};
 }
 
-}  // namespace
+}  // namespace sgemv_naive
 
 // 4096 is the size the kernel is usually measured at (16 CTAs of 256 threads).
 Workload sgemvNaiveWorkload() {
@@ -59,7 +59,7 @@ Workload sgemvNaiveWorkload() {
           4096,
           8192,
           16384,
-          run};
+          sgemv_naive::run};
 }
 
 }  // namespace warpsim::workloads

@@ -5,7 +5,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace spill {
 
 constexpr int kWords = 32, kRounds = 16;
 
@@ -45,7 +45,7 @@ Outcome run(WorkloadContext& ctx) {
                             r.note.empty() ? runtime::sourceName(r.source) : r.note)};
 }
 
-}  // namespace
+}  // namespace spill
 
 Workload spillWorkload() {
   return {"spill",
@@ -56,7 +56,7 @@ Workload spillWorkload() {
           1u << 15,
           1u << 17,
           1u << 22,
-          run};
+          spill::run};
 }
 
 }  // namespace warpsim::workloads

@@ -10,7 +10,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace spmv {
 
 Outcome run(WorkloadContext& ctx) {
   const int rows = static_cast<int>(ctx.size);
@@ -125,13 +125,13 @@ Outcome run(WorkloadContext& ctx) {
                             rows, columns.size(), worstScalar, worstVector)};
 }
 
-}  // namespace
+}  // namespace spmv
 
 Workload spmvWorkload() {
   return {
       "spmv",   "irregular", "CSR sparse matrix-vector product, scalar and warp-per-row kernels",
       "rows",   1u << 12,    1u << 15,
-      1u << 17, 1u << 22,    run};
+      1u << 17, 1u << 22,    spmv::run};
 }
 
 }  // namespace warpsim::workloads

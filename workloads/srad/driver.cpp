@@ -9,7 +9,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace srad {
 
 constexpr int kIterations = 4;
 constexpr float kLambda = 0.5f;
@@ -170,7 +170,7 @@ Outcome run(WorkloadContext& ctx) {
                             rows, kIterations, worstC, worstJ)};
 }
 
-}  // namespace
+}  // namespace srad
 
 Workload sradWorkload() {
   return {"srad",
@@ -181,7 +181,7 @@ Workload sradWorkload() {
           512,
           1024,
           4096,
-          run};
+          srad::run};
 }
 
 }  // namespace warpsim::workloads

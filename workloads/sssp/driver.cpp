@@ -11,7 +11,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace sssp {
 
 constexpr uint32_t kThreads = 256;      // unless a resource specification asks for another count
 constexpr uint32_t kScanThreads = 256;  // SCAN_THREADS of sssp.cu
@@ -102,7 +102,7 @@ Outcome run(WorkloadContext& ctx) {
                             static_cast<double>(relaxed) / reached)};
 }
 
-}  // namespace
+}  // namespace sssp
 
 Workload ssspWorkload() {
   return {"sssp",
@@ -113,8 +113,8 @@ Workload ssspWorkload() {
           512,
           2048,
           4096,
-          run,
-          {kSpecThreads,
+          sssp::run,
+          {sssp::kSpecThreads,
            {},
            "threads per CTA of sssp_relax and frontier_scatter (a thread per "
            "worklist entry, bitmap word); frontier_scan stays one CTA of 256"}};

@@ -41,7 +41,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace stencil2d_l2tiled {
 
 constexpr int kBlockX = 32, kBlockY = 8;  // CTAs of 32 x 8 = 256 threads
 constexpr int kSweeps = 8;                // T (even: the result is back in buffer 0)
@@ -180,7 +180,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, kSweeps, bands, rowsPerBand, 2 * rowBytes * rowsPerBand / 1024, launches, worst)};
 }
 
-}  // namespace
+}  // namespace stencil2d_l2tiled
 
 Workload stencil2dL2tiledWorkload() {
   SpecSpace spec;
@@ -195,8 +195,8 @@ Workload stencil2dL2tiledWorkload() {
           128,
           512,
           2048,
-          kMaxEdge,
-          run,
+          stencil2d_l2tiled::kMaxEdge,
+          stencil2d_l2tiled::run,
           std::move(spec)};
 }
 

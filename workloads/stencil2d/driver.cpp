@@ -7,7 +7,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace stencil2d {
 
 constexpr int kSteps = 8;
 
@@ -63,7 +63,7 @@ Outcome run(WorkloadContext& ctx) {
                             kSteps, worst)};
 }
 
-}  // namespace
+}  // namespace stencil2d
 
 Workload stencil2dWorkload() {
   return {"stencil2d",
@@ -74,7 +74,7 @@ Workload stencil2dWorkload() {
           512,
           1024,
           8192,
-          run};
+          stencil2d::run};
 }
 
 }  // namespace warpsim::workloads

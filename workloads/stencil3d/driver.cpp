@@ -8,7 +8,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace stencil3d {
 
 constexpr int kSweeps = 4;
 
@@ -74,7 +74,7 @@ Outcome run(WorkloadContext& ctx) {
                             worst)};
 }
 
-}  // namespace
+}  // namespace stencil3d
 
 Workload stencil3dWorkload() {
   return {"stencil3d",
@@ -85,7 +85,7 @@ Workload stencil3dWorkload() {
           96,
           160,
           512,
-          run};
+          stencil3d::run};
 }
 
 }  // namespace warpsim::workloads

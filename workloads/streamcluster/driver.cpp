@@ -16,7 +16,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace streamcluster {
 
 constexpr uint32_t kThreads = 256;
 constexpr int kDim = 32;        // coordinates per point
@@ -340,7 +340,7 @@ Outcome run(WorkloadContext& ctx) {
                             search.ambiguous, search.worst, collected.num, finalCentres, kClusters)};
 }
 
-}  // namespace
+}  // namespace streamcluster
 
 // Rodinia's run streams 65536 points in one chunk (of 256 coordinates); here chunks of 2048 of
 // 32 coordinates, the large size 128 of them.
@@ -354,7 +354,7 @@ Workload streamclusterWorkload() {
           16384,
           262144,
           1 << 22,
-          run};
+          streamcluster::run};
 }
 
 }  // namespace warpsim::workloads

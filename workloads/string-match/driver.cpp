@@ -12,7 +12,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace string_match {
 
 constexpr uint32_t kThreads = 256;  // THREADS of string-match.cu
 constexpr int kChunk = 1024;        // CHUNK
@@ -215,7 +215,7 @@ Outcome run(WorkloadContext& ctx) {
                             patterns, total)};
 }
 
-}  // namespace
+}  // namespace string_match
 
 Workload stringMatchWorkload() {
   return {"string-match",
@@ -226,7 +226,7 @@ Workload stringMatchWorkload() {
           1u << 19,
           1u << 23,
           1u << 28,
-          run};
+          string_match::run};
 }
 
 }  // namespace warpsim::workloads

@@ -31,7 +31,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace syr2k_l2tiled {
 
 constexpr int kColsPerLaunch = 32;  // a column block: a warp's 32 lanes
 constexpr int kRowsPerCta = 8;      // CTAs of 32 x 8 = 256 threads
@@ -176,7 +176,7 @@ Outcome run(WorkloadContext& ctx) {
                             n, m, panels, rowsPerPanel, rowBytesW * rowsPerPanel / 1024, launches, worst)};
 }
 
-}  // namespace
+}  // namespace syr2k_l2tiled
 
 Workload syr2kL2tiledWorkload() {
   SpecSpace spec;
@@ -191,8 +191,8 @@ Workload syr2kL2tiledWorkload() {
           128,
           512,
           1024,
-          kMaxEdge,
-          run,
+          syr2k_l2tiled::kMaxEdge,
+          syr2k_l2tiled::run,
           std::move(spec)};
 }
 

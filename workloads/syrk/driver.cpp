@@ -8,7 +8,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace syrk {
 
 constexpr uint32_t kBlockX = 32, kBlockY = 8;  // a warp is 32 columns of one row of C
 
@@ -106,7 +106,7 @@ Outcome run(WorkloadContext& ctx) {
                             worst)};
 }
 
-}  // namespace
+}  // namespace syrk
 
 // The preset edges are multiples of 32 whose row stride in 128-byte lines (n / 32) is odd: with a
 // power-of-two edge a warp's 32 rows j share a few L1 sets and the conflicts decide the run
@@ -120,7 +120,7 @@ Workload syrkWorkload() {
           288,
           544,
           4096,
-          run};
+          syrk::run};
 }
 
 }  // namespace warpsim::workloads

@@ -6,7 +6,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace transpose {
 
 Outcome run(WorkloadContext& ctx) {
   const int rows = static_cast<int>(ctx.size);
@@ -55,7 +55,7 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{} x {} matrix transposed and back, exact", rows, cols)};
 }
 
-}  // namespace
+}  // namespace transpose
 
 Workload transposeWorkload() {
   return {"transpose",
@@ -66,7 +66,7 @@ Workload transposeWorkload() {
           2048,
           4096,
           8192,
-          run};
+          transpose::run};
 }
 
 }  // namespace warpsim::workloads

@@ -4,7 +4,7 @@
 
 namespace warpsim::workloads {
 
-namespace {
+namespace vecadd {
 
 Outcome run(WorkloadContext& ctx) {
   const int n = static_cast<int>(ctx.size);
@@ -28,12 +28,12 @@ Outcome run(WorkloadContext& ctx) {
   return {true, fmt::format("{} elements, c = a + b exact", n)};
 }
 
-}  // namespace
+}  // namespace vecadd
 
 Workload vecaddWorkload() {
   return {"vecadd",   "streaming", "c = a + b on float vectors, one element per thread",
           "elements", 1u << 18,    1u << 22,
-          1u << 24,   1u << 26,    run};
+          1u << 24,   1u << 26,    vecadd::run};
 }
 
 }  // namespace warpsim::workloads

@@ -18,12 +18,6 @@ void printList(const char* title, const std::vector<std::pair<std::string, std::
   if (items.empty()) fmt::print("  (none)\n");
 }
 
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 }  // namespace
 
 int listConfigs() {
@@ -32,8 +26,8 @@ int listConfigs() {
   fmt::print("\n");
   printList("Overlays (--overlay NAME, applied in order on top of a configuration):",
             config::Tree::listBundled(true));
-  fmt::print("\nSearched for names: {}\n", joined(config::Tree::searchPath(false)));
-  fmt::print("Searched for overlays: {}\n", joined(config::Tree::searchPath(true)));
+  fmt::print("\nSearched for names: {}\n", fmt::join(config::Tree::searchPath(false), ", "));
+  fmt::print("Searched for overlays: {}\n", fmt::join(config::Tree::searchPath(true), ", "));
   fmt::print("(WARPSIM_CONFIG_PATH adds directories in front; a name with '/' or '.toml' is a "
              "file path)\n");
   return 0;

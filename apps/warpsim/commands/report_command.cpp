@@ -24,12 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 // Each --baseline AXIS=VALUE names an axis of the sweep (once) and one of its values.
 void checkBaselines(const std::vector<std::string>& baselines, const sweep::PointList& list) {
   std::set<std::string> seen;
@@ -42,7 +36,7 @@ void checkBaselines(const std::vector<std::string>& baselines, const sweep::Poin
     const auto at = std::find(list.axisNames.begin(), list.axisNames.end(), axis);
     if (at == list.axisNames.end()) {
       throw runtime::Error(fmt::format("report: --baseline '{}': the sweep has no axis '{}' "
-                                       "(axes: {})", given, axis, joined(list.axisNames)));
+                                       "(axes: {})", given, axis, fmt::join(list.axisNames, ", ")));
     }
     if (!seen.insert(axis).second) {
       throw runtime::Error(fmt::format("report: --baseline '{}': axis '{}' given twice", given,
@@ -57,7 +51,8 @@ void checkBaselines(const std::vector<std::string>& baselines, const sweep::Poin
     }
     if (std::find(values.begin(), values.end(), value) == values.end()) {
       throw runtime::Error(fmt::format("report: --baseline '{}': '{}' is not a value of axis {} "
-                                       "(values: {})", given, value, axis, joined(values)));
+                                       "(values: {})",
+                                       given, value, axis, fmt::join(values, ", ")));
     }
   }
 }

@@ -30,8 +30,6 @@ bool scalarType(ir::Type t) {
          t != ir::Type::F16x2 && t != ir::Type::BF16x2;
 }
 
-void doNothing(const ir::Instr&, ExecCtx&) {}
-
 }  // namespace
 
 ExecFn bindCvt(const ir::Instr& in, std::string* error) {
@@ -39,7 +37,7 @@ ExecFn bindCvt(const ir::Instr& in, std::string* error) {
   const ir::Type src = in.type2;
   const bool ftz = in.has(ir::kFtz);
   if (in.numDst != 1) return fail(in, error, "expected one destination");
-  if (in.dst(0).kind == ir::OperandKind::Sink) return &doNothing;
+  if (in.dst(0).kind == ir::OperandKind::Sink) return &execNothing;
   if (in.dst(0).kind != ir::OperandKind::Reg)
     return fail(in, error, "destination must be a register");
   if (in.has(ir::kRelu) && dst != ir::Type::F16 && dst != ir::Type::BF16 &&

@@ -39,7 +39,7 @@ ExecFn intToFloat(Rounding r) {
 }
 
 template <Format D>
-ExecFn fromSource(ir::Type src, bool ftz, Rounding r, bool integral, IntRound ir) {
+ExecFn toFloatFromSource(ir::Type src, bool ftz, Rounding r, bool integral, IntRound ir) {
   switch (src) {
     case ir::Type::U8:
     case ir::Type::B8: return intToFloat<uint8_t, D>(r);
@@ -89,10 +89,10 @@ ExecFn packFor(Rounding r) {
 
 ExecFn bindToFloat(const ir::Instr& in, bool ftz, Rounding r, bool integral, IntRound ir) {
   switch (in.type) {
-    case ir::Type::F16: return fromSource<kF16>(in.type2, ftz, r, integral, ir);
-    case ir::Type::BF16: return fromSource<kBf16>(in.type2, ftz, r, integral, ir);
-    case ir::Type::F32: return fromSource<kF32>(in.type2, ftz, r, integral, ir);
-    case ir::Type::F64: return fromSource<kF64>(in.type2, ftz, r, integral, ir);
+    case ir::Type::F16: return toFloatFromSource<kF16>(in.type2, ftz, r, integral, ir);
+    case ir::Type::BF16: return toFloatFromSource<kBf16>(in.type2, ftz, r, integral, ir);
+    case ir::Type::F32: return toFloatFromSource<kF32>(in.type2, ftz, r, integral, ir);
+    case ir::Type::F64: return toFloatFromSource<kF64>(in.type2, ftz, r, integral, ir);
     default: return nullptr;
   }
 }

@@ -9,12 +9,6 @@ namespace {
 using ir::Round;
 using ir::Type;
 
-uint64_t cvt(Type dst, Type src, uint64_t v, Round r = Round::None, uint32_t flags = 0,
-             unsigned dstBits = 0) {
-  return run1(ir::Op::Cvt, dst, {v},
-              {.round = r, .flags = flags, .type2 = src, .dstBits = dstBits});
-}
-
 TEST(CvtFloat, IntToFloatRounding) {
   const uint64_t big = 16777217;  // 2^24 + 1
   EXPECT_EQ(cvt(Type::F32, Type::S32, big, Round::Rn), f2b(16777216.0f));

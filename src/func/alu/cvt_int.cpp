@@ -21,7 +21,7 @@ ExecFn intToInt(bool sat) {
 }
 
 template <class D>
-ExecFn fromSource(ir::Type src, bool sat, bool ftz, IntRound r) {
+ExecFn toIntFromSource(ir::Type src, bool sat, bool ftz, IntRound r) {
   switch (src) {
     case ir::Type::U8:
     case ir::Type::B8: return intToInt<uint8_t, D>(sat);
@@ -50,17 +50,17 @@ ExecFn bindToInt(const ir::Instr& in, bool ftz, IntRound r) {
   const bool sat = in.has(ir::kSat);
   switch (in.type) {
     case ir::Type::U8:
-    case ir::Type::B8: return fromSource<uint8_t>(in.type2, sat, ftz, r);
+    case ir::Type::B8: return toIntFromSource<uint8_t>(in.type2, sat, ftz, r);
     case ir::Type::U16:
-    case ir::Type::B16: return fromSource<uint16_t>(in.type2, sat, ftz, r);
+    case ir::Type::B16: return toIntFromSource<uint16_t>(in.type2, sat, ftz, r);
     case ir::Type::U32:
-    case ir::Type::B32: return fromSource<uint32_t>(in.type2, sat, ftz, r);
+    case ir::Type::B32: return toIntFromSource<uint32_t>(in.type2, sat, ftz, r);
     case ir::Type::U64:
-    case ir::Type::B64: return fromSource<uint64_t>(in.type2, sat, ftz, r);
-    case ir::Type::S8: return fromSource<int8_t>(in.type2, sat, ftz, r);
-    case ir::Type::S16: return fromSource<int16_t>(in.type2, sat, ftz, r);
-    case ir::Type::S32: return fromSource<int32_t>(in.type2, sat, ftz, r);
-    case ir::Type::S64: return fromSource<int64_t>(in.type2, sat, ftz, r);
+    case ir::Type::B64: return toIntFromSource<uint64_t>(in.type2, sat, ftz, r);
+    case ir::Type::S8: return toIntFromSource<int8_t>(in.type2, sat, ftz, r);
+    case ir::Type::S16: return toIntFromSource<int16_t>(in.type2, sat, ftz, r);
+    case ir::Type::S32: return toIntFromSource<int32_t>(in.type2, sat, ftz, r);
+    case ir::Type::S64: return toIntFromSource<int64_t>(in.type2, sat, ftz, r);
     default: return nullptr;
   }
 }

@@ -10,12 +10,6 @@ namespace {
 using ir::Round;
 using ir::Type;
 
-uint64_t cvt(Type dst, Type src, uint64_t v, Round r = Round::None, uint32_t flags = 0,
-             unsigned dstBits = 0, unsigned srcBits = 0) {
-  return run1(ir::Op::Cvt, dst, {v},
-              {.round = r, .flags = flags, .type2 = src, .dstBits = dstBits, .srcBits = srcBits});
-}
-
 TEST(CvtInt, ExtensionAndTruncation) {
   EXPECT_EQ(cvt(Type::U32, Type::U8, 0x1FF), 0xFFu);       // low 8 bits of the source
   EXPECT_EQ(cvt(Type::S32, Type::S8, 0x80), 0xFFFFFF80u);  // sign-extended source

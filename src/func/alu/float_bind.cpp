@@ -37,8 +37,6 @@ const char* roundSuffix(ir::Round r) {
   return "";
 }
 
-void doNothing(const ir::Instr&, ExecCtx&) {}
-
 // Operations whose opcode PTX shares with the integer family.
 bool sharedWithIntegers(ir::Op op) {
   switch (op) {
@@ -108,7 +106,7 @@ ExecFn bindScalarFloat(const ir::Instr& in, std::string* error) {
   if (in.numDst != 1 || (in.numSrc != wantSrcs && !threeWayMinMax)) {
     return fail(in, error, "wrong number of operands");
   }
-  if (in.dst(0).kind == ir::OperandKind::Sink) return &doNothing;
+  if (in.dst(0).kind == ir::OperandKind::Sink) return &execNothing;
   if (in.dst(0).kind != ir::OperandKind::Reg)
     return fail(in, error, "destination must be a register");
   if (!sourcesRegLike(in, 0, in.numSrc))
@@ -155,6 +153,8 @@ ExecFn fail(const ir::Instr& in, std::string* error, const char* why) {
   if (error != nullptr) *error = describe(in) + ": " + why;
   return nullptr;
 }
+
+void execNothing(const ir::Instr&, ExecCtx&) {}
 
 }  // namespace fp
 

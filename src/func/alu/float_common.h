@@ -134,5 +134,7 @@ inline bool sourcesRegLike(const ir::Instr& in, unsigned first, unsigned last) {
 std::string describe(const ir::Instr& in);
 // A bind error: "<describe(in)>: <why>". Always returns nullptr for `return fail(...)`.
 ExecFn fail(const ir::Instr& in, std::string* error, const char* why);
+// An executor that does nothing (a result written only to the sink `_`).
+void execNothing(const ir::Instr&, ExecCtx&);
 
 }  // namespace warpsim::func::fp

@@ -17,21 +17,21 @@ namespace {
 // Arithmetic on the exact binary32 values of the operands, giving the value to round once more.
 // add/sub/mul round in binary32 first: with 24 >= 2p + 2 significand bits (p = 11 for f16, 8
 // for bf16) that second rounding is innocuous (Figueroa), and in the subnormal range the exact
-// results fit binary32. fma adds the exact binary64 product (see FmaOp).
-struct AddOp {
+// results fit binary32. fma adds the exact binary64 product (see HalfFmaOp).
+struct HalfAddOp {
   static constexpr unsigned kSrcs = 2;
   static float apply(float a, float b, float) { return a + b; }
 };
-struct SubOp {
+struct HalfSubOp {
   static constexpr unsigned kSrcs = 2;
   static float apply(float a, float b, float) { return a - b; }
 };
-struct MulOp {
+struct HalfMulOp {
   static constexpr unsigned kSrcs = 2;
   static float apply(float a, float b, float) { return a * b; }
 };
 template <Format F>
-struct FmaOp {
+struct HalfFmaOp {
   static constexpr unsigned kSrcs = 3;
   static double apply(float a, float b, float c) {
     const double p = double{a} * double{b};  // exact: at most 2 x 11 significand bits
@@ -46,11 +46,11 @@ struct FmaOp {
     }
   }
 };
-struct Ex2Op {
+struct HalfEx2Op {
   static constexpr unsigned kSrcs = 1;
   static float apply(float a, float, float) { return std::exp2(a); }
 };
-struct TanhOp {
+struct HalfTanhOp {
   static constexpr unsigned kSrcs = 1;
   static float apply(float a, float, float) { return std::tanh(a); }
 };
@@ -203,20 +203,20 @@ ExecFn bindHalf(const ir::Instr& in, std::string* error) {
   if (relu && in.op != ir::Op::Fma) return fail(in, error, ".relu is not allowed");
   if (sat && relu) return fail(in, error, ".sat and .relu are exclusive");
   switch (in.op) {
-    case ir::Op::Add: return pickType<AddOp>(in.type, ftz, sat, relu);
-    case ir::Op::Sub: return pickType<SubOp>(in.type, ftz, sat, relu);
-    case ir::Op::Mul: return pickType<MulOp>(in.type, ftz, sat, relu);
+    case ir::Op::Add: return pickType<HalfAddOp>(in.type, ftz, sat, relu);
+    case ir::Op::Sub: return pickType<HalfSubOp>(in.type, ftz, sat, relu);
+    case ir::Op::Mul: return pickType<HalfMulOp>(in.type, ftz, sat, relu);
     case ir::Op::Fma:
-      return bf16 ? pickType<FmaOp<kBf16>>(in.type, ftz, sat, relu)
-                  : pickType<FmaOp<kF16>>(in.type, ftz, sat, relu);
+      return bf16 ? pickType<HalfFmaOp<kBf16>>(in.type, ftz, sat, relu)
+                  : pickType<HalfFmaOp<kF16>>(in.type, ftz, sat, relu);
     case ir::Op::Neg: return pickType<NegOp>(in.type, ftz, false, false);
     case ir::Op::Abs: return pickType<AbsOp>(in.type, ftz, false, false);
     case ir::Op::Min: return pickType<MinMaxOp<true>>(in.type, ftz, false, false);
     case ir::Op::Max: return pickType<MinMaxOp<false>>(in.type, ftz, false, false);
-    case ir::Op::Ex2: return pickType<Ex2Op>(in.type, ftz, false, false);
+    case ir::Op::Ex2: return pickType<HalfEx2Op>(in.type, ftz, false, false);
     case ir::Op::Tanh:
       if (ftz) return fail(in, error, ".ftz is not allowed");
-      return pickType<TanhOp>(in.type, false, false, false);
+      return pickType<HalfTanhOp>(in.type, false, false, false);
     default: return fail(in, error, "not a half-precision operation");
   }
 }

@@ -63,6 +63,13 @@ inline uint64_t run1(ir::Op op, ir::Type type, std::initializer_list<uint64_t> s
   return h.get(0, 0);
 }
 
+// `cvt.<dst>.<src>` of v (dstBits/srcBits: register widths, 0 for the types' own).
+inline uint64_t cvt(ir::Type dst, ir::Type src, uint64_t v, ir::Round r = ir::Round::None,
+                    uint32_t flags = 0, unsigned dstBits = 0, unsigned srcBits = 0) {
+  return run1(ir::Op::Cvt, dst, {v},
+              {.round = r, .flags = flags, .type2 = src, .dstBits = dstBits, .srcBits = srcBits});
+}
+
 // Runs the op once with per-lane sources: srcs[i][lane] is source i in `lane`.
 inline std::array<uint64_t, kWarpSize> runLanes(
     ir::Op op, ir::Type type, const std::vector<std::array<uint64_t, kWarpSize>>& srcs,

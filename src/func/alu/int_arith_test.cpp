@@ -25,9 +25,7 @@ struct ArithCase {
 
 constexpr uint64_t kI32Min = 0x80000000u;
 constexpr uint64_t kI32Max = 0x7FFFFFFFu;
-constexpr uint64_t kU32Max = 0xFFFFFFFFu;
 constexpr uint64_t kI64Min = 0x8000000000000000ull;
-constexpr uint64_t kU64Max = ~0ull;
 
 OpOptions mode(MulMode m, uint32_t flags = 0, unsigned dstBits = 0) {
   OpOptions o;

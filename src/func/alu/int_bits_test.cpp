@@ -22,8 +22,6 @@ struct BitCase {
   OpOptions opts = {};
 };
 
-constexpr uint64_t kU32Max = 0xFFFFFFFFu;
-constexpr uint64_t kU64Max = ~0ull;
 constexpr uint64_t kNone = 0xFFFFFFFFu;  // bfind: no bit found
 
 OpOptions dst32() {
@@ -132,7 +130,7 @@ const BitCase kField[] = {
 };
 INSTANTIATE_TEST_SUITE_P(Field, BitTable, ::testing::ValuesIn(kField));
 
-constexpr uint8_t mode(ir::PrmtMode m) { return static_cast<uint8_t>(m); }
+constexpr uint8_t prmtMode(ir::PrmtMode m) { return static_cast<uint8_t>(m); }
 using M = ir::PrmtMode;
 constexpr uint64_t kPa = 0x33221100u, kPb = 0x77665544u;
 
@@ -143,23 +141,23 @@ const BitCase kPrmt[] = {
     {"prmt default ignores selector bits above 15", Op::Prmt, Type::B32, {kPa, kPb, 0xFFFF3210},
      kPa},
     {"prmt default sign replicate", Op::Prmt, Type::B32, {0x807F01FFu, 0, 0x89AB}, 0xFF0000FFu},
-    {"prmt.f4e 0", Op::Prmt, Type::B32, {kPa, kPb, 0}, 0x33221100u, sub(mode(M::F4e))},
-    {"prmt.f4e 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x44332211u, sub(mode(M::F4e))},
+    {"prmt.f4e 0", Op::Prmt, Type::B32, {kPa, kPb, 0}, 0x33221100u, sub(prmtMode(M::F4e))},
+    {"prmt.f4e 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x44332211u, sub(prmtMode(M::F4e))},
     {"prmt.f4e 3 (only c[1:0])", Op::Prmt, Type::B32, {kPa, kPb, 0xFF}, 0x66554433u,
-     sub(mode(M::F4e))},
-    {"prmt.b4e 0", Op::Prmt, Type::B32, {kPa, kPb, 0}, 0x55667700u, sub(mode(M::B4e))},
-    {"prmt.b4e 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x66770011u, sub(mode(M::B4e))},
-    {"prmt.b4e 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x77001122u, sub(mode(M::B4e))},
-    {"prmt.b4e 3", Op::Prmt, Type::B32, {kPa, kPb, 3}, 0x00112233u, sub(mode(M::B4e))},
-    {"prmt.rc8 0", Op::Prmt, Type::B32, {kPa, kPb, 0}, 0x00000000u, sub(mode(M::Rc8))},
-    {"prmt.rc8 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x22222222u, sub(mode(M::Rc8))},
-    {"prmt.ecl 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x33221111u, sub(mode(M::Ecl))},
-    {"prmt.ecl 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x33222222u, sub(mode(M::Ecl))},
-    {"prmt.ecr 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x11111100u, sub(mode(M::Ecr))},
-    {"prmt.ecr 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x22221100u, sub(mode(M::Ecr))},
-    {"prmt.rc16 0", Op::Prmt, Type::B32, {kPa, kPb, 0}, 0x11001100u, sub(mode(M::Rc16))},
-    {"prmt.rc16 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x33223322u, sub(mode(M::Rc16))},
-    {"prmt.rc16 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x11001100u, sub(mode(M::Rc16))},
+     sub(prmtMode(M::F4e))},
+    {"prmt.b4e 0", Op::Prmt, Type::B32, {kPa, kPb, 0}, 0x55667700u, sub(prmtMode(M::B4e))},
+    {"prmt.b4e 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x66770011u, sub(prmtMode(M::B4e))},
+    {"prmt.b4e 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x77001122u, sub(prmtMode(M::B4e))},
+    {"prmt.b4e 3", Op::Prmt, Type::B32, {kPa, kPb, 3}, 0x00112233u, sub(prmtMode(M::B4e))},
+    {"prmt.rc8 0", Op::Prmt, Type::B32, {kPa, kPb, 0}, 0x00000000u, sub(prmtMode(M::Rc8))},
+    {"prmt.rc8 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x22222222u, sub(prmtMode(M::Rc8))},
+    {"prmt.ecl 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x33221111u, sub(prmtMode(M::Ecl))},
+    {"prmt.ecl 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x33222222u, sub(prmtMode(M::Ecl))},
+    {"prmt.ecr 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x11111100u, sub(prmtMode(M::Ecr))},
+    {"prmt.ecr 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x22221100u, sub(prmtMode(M::Ecr))},
+    {"prmt.rc16 0", Op::Prmt, Type::B32, {kPa, kPb, 0}, 0x11001100u, sub(prmtMode(M::Rc16))},
+    {"prmt.rc16 1", Op::Prmt, Type::B32, {kPa, kPb, 1}, 0x33223322u, sub(prmtMode(M::Rc16))},
+    {"prmt.rc16 2", Op::Prmt, Type::B32, {kPa, kPb, 2}, 0x11001100u, sub(prmtMode(M::Rc16))},
 };
 INSTANTIATE_TEST_SUITE_P(Prmt, BitTable, ::testing::ValuesIn(kPrmt));
 

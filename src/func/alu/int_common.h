@@ -34,6 +34,10 @@ ExecFn bindMove(const ir::Instr& in, std::string* error);       // mov
 bool expectRegs(const ir::Instr& in, unsigned nDst, unsigned nSrc, std::string* error);
 // True for a Reg operand, or an Imm operand backed by a constant register.
 bool isRegLike(const ir::Operand& op);
+// True for a predicate register operand.
+inline bool isPredOp(const ir::Operand& op) {
+  return op.kind == ir::OperandKind::Pred && op.reg != ir::kNoReg;
+}
 
 // An executor that does nothing (a result written only to the sink `_`).
 void execNothing(const ir::Instr&, ExecCtx&);

@@ -151,9 +151,6 @@ ExecFn bySelectWidth(ir::Type t) {
   }
 }
 
-bool isPredOp(const ir::Operand& op) {
-  return op.kind == ir::OperandKind::Pred && op.reg != ir::kNoReg;
-}
 bool isPredOrSink(const ir::Operand& op) {
   return isPredOp(op) || op.kind == ir::OperandKind::Sink;
 }

@@ -80,10 +80,6 @@ template <class U> using And = BitBinary<U, Logic::And>;
 template <class U> using Or = BitBinary<U, Logic::Or>;
 template <class U> using Xor = BitBinary<U, Logic::Xor>;
 
-bool isPredOp(const ir::Operand& op) {
-  return op.kind == ir::OperandKind::Pred && op.reg != ir::kNoReg;
-}
-
 ExecFn bindPredLogic(const ir::Instr& in, std::string* error) {
   const unsigned nSrc = in.op == ir::Op::Not ? 1 : 2;
   bool ok = in.numDst == 1 && in.numSrc == nSrc && isPredOp(in.dst());

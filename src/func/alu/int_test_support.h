@@ -11,6 +11,10 @@
 
 namespace warpsim::func::testing {
 
+// The all-ones values of 32 and 64 bits (the unsigned maxima; -1 as signed).
+inline constexpr uint64_t kU32Max = 0xFFFFFFFFu;
+inline constexpr uint64_t kU64Max = ~0ull;
+
 struct OpOptions {
   uint32_t flags = 0;
   ir::MulMode mode = ir::MulMode::None;

@@ -11,7 +11,7 @@ namespace {
 
 using Lanes = std::array<uint32_t, kLanes>;
 
-Lanes filled(uint32_t value) {
+Lanes uniformLanes(uint32_t value) {
   Lanes v;
   v.fill(value);
   return v;
@@ -43,7 +43,7 @@ TEST(GscalarEncodings, WorkedExampleKeepsThreeCommonBytes) {
 }
 
 TEST(GscalarEncodings, PrefixRuleStopsAtTheFirstDifferingByte) {
-  Lanes v = filled(0x12345678u);
+  Lanes v = uniformLanes(0x12345678u);
   EXPECT_EQ(commonMsbBytes(v.data(), kFullMask, kFullMask), 4u);
   v[9] = 0x92345678u;  // only the MSB differs: nothing is common, though three low bytes agree
   EXPECT_EQ(commonMsbBytes(v.data(), kFullMask, kFullMask), 0u);
@@ -56,7 +56,7 @@ TEST(GscalarEncodings, PrefixRuleStopsAtTheFirstDifferingByte) {
 }
 
 TEST(GscalarEncodings, OnlySelectedLanesCount) {
-  Lanes v = filled(0xAAAA0000u);
+  Lanes v = uniformLanes(0xAAAA0000u);
   v[3] = 0x55550000u;
   v[20] = 0xAAAA0001u;
   EXPECT_EQ(commonMsbBytes(v.data(), kFullMask, ~(1u << 3)), 3u);        // lane 3 inactive
@@ -95,7 +95,7 @@ TEST(GscalarEncodings, ThermometerCodes) {
 }
 
 TEST(GscalarEncodings, BdiDeltaSizesAtTheSignedByteBoundaries) {
-  Lanes v = filled(100);
+  Lanes v = uniformLanes(100);
   EXPECT_EQ(bdiDeltaBytes(v.data()), 0u);
   v[31] = 100 + 127;
   EXPECT_EQ(bdiDeltaBytes(v.data()), 1u);
@@ -113,7 +113,7 @@ TEST(GscalarEncodings, BdiDeltaSizesAtTheSignedByteBoundaries) {
   EXPECT_EQ(bdiDeltaBytes(v.data()), 2u);
   v[31] = 100 - 32769;
   EXPECT_EQ(bdiDeltaBytes(v.data()), 4u);
-  v = filled(5);
+  v = uniformLanes(5);
   v[0] = 0;  // the base is lane 0, not the smallest value
   v[7] = 200;
   EXPECT_EQ(bdiDeltaBytes(v.data()), 2u);

@@ -12,8 +12,6 @@ namespace warpsim::mech::gscalar {
 
 namespace {
 
-constexpr uint32_t kLowHalf = 0x0000FFFFu;
-constexpr uint32_t kHighHalf = 0xFFFF0000u;
 constexpr unsigned kBytes = 4;
 
 uint32_t rawLane(const uint8_t* bytes, unsigned lane) {

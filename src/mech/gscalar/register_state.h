@@ -20,6 +20,8 @@
 namespace warpsim::mech::gscalar {
 
 inline constexpr uint32_t kFullMask = 0xFFFFFFFFu;
+inline constexpr uint32_t kLowHalf = 0x0000FFFFu;   // lanes 0-15
+inline constexpr uint32_t kHighHalf = 0xFFFF0000u;  // lanes 16-31
 inline constexpr unsigned kLanes = 32;
 
 enum class Encoding : uint8_t {

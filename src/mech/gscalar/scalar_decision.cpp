@@ -6,9 +6,6 @@ namespace warpsim::mech::gscalar {
 
 namespace {
 
-constexpr uint32_t kLowHalf = 0x0000FFFFu;
-constexpr uint32_t kHighHalf = 0xFFFF0000u;
-
 bool classSwitchOn(ScalarClass cls, const ScalarSwitches& on) {
   switch (cls) {
     case ScalarClass::Alu: return on.alu;

@@ -10,9 +10,9 @@
 namespace warpsim::mech::locality_descriptor {
 namespace {
 
-// A descriptor of grid `grid` with C-Tile `tile` (the data side does not matter to
-// Algorithm 1; the default map traverses X -> Y -> Z).
-TileGeometry descriptor(Dims grid, Dims tile, int32_t priority = 0) {
+// The geometry of a descriptor of grid `grid` with C-Tile `tile` (the data side does not matter
+// to Algorithm 1; the default map traverses X -> Y -> Z).
+TileGeometry geometry(Dims grid, Dims tile, int32_t priority = 0) {
   TileGeometry g;
   g.grid = grid;
   g.computeTile = tile;
@@ -27,44 +27,44 @@ Dims clusterDims(std::vector<TileGeometry> descriptors, uint32_t sms) {
 TEST(CtaClustering, HistoSplitsAlongYUntilEverySmHasACluster) {
   // Grid (8,16,1), C-Tile (1,16,1), 15 SMs: 8 C-Tiles < 15, so halve the largest dimension,
   // Y: (1,8,1), 8 x 2 = 16 C-Tiles >= 15. Stop.
-  const TileGeometry histo = descriptor({8, 16, 1}, {1, 16, 1});
+  const TileGeometry histo = geometry({8, 16, 1}, {1, 16, 1});
   EXPECT_EQ(splitForLoadBalance(histo, 15), (Dims{1, 8, 1}));
   EXPECT_EQ(clusterDims({histo}, 15), (Dims{1, 8, 1}));
 }
 
 TEST(CtaClustering, EnoughCTilesAreNotSplit) {
   // 16 C-Tiles of (1,16,1) on a (16,16,1) grid already cover 15 SMs.
-  EXPECT_EQ(clusterDims({descriptor({16, 16, 1}, {1, 16, 1})}, 15), (Dims{1, 16, 1}));
+  EXPECT_EQ(clusterDims({geometry({16, 16, 1}, {1, 16, 1})}, 15), (Dims{1, 16, 1}));
 }
 
 TEST(CtaClustering, OddExtentKeepsTheLargerHalfAndPartialTilesCount) {
   // Grid (12,1,1), C-Tile (5,1,1), 4 SMs: ceil(12 / 5) = 3 C-Tiles (the last of 2 CTAs) < 4;
   // halve 5 to ceil(5 / 2) = 3: ceil(12 / 3) = 4 >= 4. (Halving to 2 would give 6.)
-  EXPECT_EQ(clusterDims({descriptor({12, 1, 1}, {5, 1, 1})}, 4), (Dims{3, 1, 1}));
+  EXPECT_EQ(clusterDims({geometry({12, 1, 1}, {5, 1, 1})}, 4), (Dims{3, 1, 1}));
 }
 
 TEST(CtaClustering, TiesSplitXBeforeYBeforeZ) {
   // Grid (8,8,2), C-Tile (4,4,2), 8 SMs: 2 x 2 x 1 = 4 < 8; X and Y tie at 4, X first:
   // (2,4,2), 4 x 2 x 1 = 8. Stop.
-  EXPECT_EQ(clusterDims({descriptor({8, 8, 2}, {4, 4, 2})}, 8), (Dims{2, 4, 2}));
+  EXPECT_EQ(clusterDims({geometry({8, 8, 2}, {4, 4, 2})}, 8), (Dims{2, 4, 2}));
   // Grid (4,4,8) as one C-Tile, 16 SMs: (4,4,8) 1 -> Z (4,4,4) 2 -> X (2,4,4) 4 ->
   // Y (2,2,4) 8 -> Z (2,2,2): 2 x 2 x 4 = 16. Stop.
-  EXPECT_EQ(clusterDims({descriptor({4, 4, 8}, {4, 4, 8})}, 16), (Dims{2, 2, 2}));
+  EXPECT_EQ(clusterDims({geometry({4, 4, 8}, {4, 4, 8})}, 16), (Dims{2, 2, 2}));
 }
 
 TEST(CtaClustering, CTileLargerThanTheGridIsClampedFirst) {
   // C-Tile (1,64,1) on a (8,4,1) grid covers Y's 4 CTAs: (1,4,1), 8 C-Tiles >= 4 SMs.
-  EXPECT_EQ(clusterDims({descriptor({8, 4, 1}, {1, 64, 1})}, 4), (Dims{1, 4, 1}));
+  EXPECT_EQ(clusterDims({geometry({8, 4, 1}, {1, 64, 1})}, 4), (Dims{1, 4, 1}));
 }
 
 TEST(CtaClustering, GridSmallerThanTheSmCountSplitsToSingleCtas) {
   // 4 CTAs, 15 SMs: (2,2,1) -> X (1,2,1) -> Y (1,1,1), 4 clusters: the split stops at one CTA.
-  EXPECT_EQ(clusterDims({descriptor({2, 2, 1}, {2, 2, 1})}, 15), (Dims{1, 1, 1}));
+  EXPECT_EQ(clusterDims({geometry({2, 2, 1}, {2, 2, 1})}, 15), (Dims{1, 1, 1}));
 }
 
 TEST(CtaClustering, SingleCtaGrid) {
-  EXPECT_EQ(clusterDims({descriptor({1, 1, 1}, {1, 1, 1})}, 15), (Dims{1, 1, 1}));
-  EXPECT_EQ(clusterDims({descriptor({1, 1, 1}, {4, 4, 4})}, 1), (Dims{1, 1, 1}));
+  EXPECT_EQ(clusterDims({geometry({1, 1, 1}, {1, 1, 1})}, 15), (Dims{1, 1, 1}));
+  EXPECT_EQ(clusterDims({geometry({1, 1, 1}, {4, 4, 4})}, 1), (Dims{1, 1, 1}));
 }
 
 TEST(CtaClustering, MergeAcceptedThenRejected) {
@@ -75,9 +75,9 @@ TEST(CtaClustering, MergeAcceptedThenRejected) {
   //   D3 (4,1,1): 8 x 16, no split. Merge: (2 * max(4 / 2, 1), 16 * max(1 / 16, 1), 1)
   //      = (4,16,1): 8 x 1 = 8 < 15, rejected.
   const Dims grid{32, 16, 1};
-  const TileGeometry d1 = descriptor(grid, {1, 16, 1}, 3);
-  const TileGeometry d2 = descriptor(grid, {2, 4, 1}, 2);
-  const TileGeometry d3 = descriptor(grid, {4, 1, 1}, 1);
+  const TileGeometry d1 = geometry(grid, {1, 16, 1}, 3);
+  const TileGeometry d2 = geometry(grid, {2, 4, 1}, 2);
+  const TileGeometry d3 = geometry(grid, {4, 1, 1}, 1);
   EXPECT_EQ(clusterDims({d1, d2}, 15), (Dims{2, 16, 1}));
   EXPECT_EQ(clusterDims({d1, d2, d3}, 15), (Dims{2, 16, 1}));
   EXPECT_EQ(clusterDims({d1, d3}, 15), (Dims{1, 16, 1}));
@@ -88,9 +88,9 @@ TEST(CtaClustering, MergeUsesTheSplitCTileOfTheLowerDescriptor) {
   // (8,16,1): 1 -> Y (8,8,1) 2 -> X (4,8,1) 4 -> Y (4,4,1) 8 -> X (2,4,1) 16. Merge:
   // (1 * max(2 / 1, 1), 8 * max(4 / 8, 1), 1) = (2,8,1): 4 x 2 = 8 < 15, rejected.
   const Dims grid{8, 16, 1};
-  const TileGeometry d2 = descriptor(grid, {8, 16, 1}, 1);
+  const TileGeometry d2 = geometry(grid, {8, 16, 1}, 1);
   EXPECT_EQ(splitForLoadBalance(d2, 15), (Dims{2, 4, 1}));
-  EXPECT_EQ(clusterDims({descriptor(grid, {1, 16, 1}, 2), d2}, 15), (Dims{1, 8, 1}));
+  EXPECT_EQ(clusterDims({geometry(grid, {1, 16, 1}, 2), d2}, 15), (Dims{1, 8, 1}));
 }
 
 TEST(CtaClustering, MergeTakesTheFloorOfTheRatio) {
@@ -98,15 +98,15 @@ TEST(CtaClustering, MergeTakesTheFloorOfTheRatio) {
   // (2 * max(7 / 2 = 3, 1), 4 * max(2 / 4 = 0, 1), 1) = (6,4,1): ceil(32 / 6) = 6 clusters
   // (the last of 2 CTAs wide) >= 4, accepted.
   const Dims grid{32, 4, 1};
-  EXPECT_EQ(clusterDims({descriptor(grid, {2, 4, 1}, 1), descriptor(grid, {7, 2, 1}, 0)}, 4), (Dims{6, 4, 1}));
+  EXPECT_EQ(clusterDims({geometry(grid, {2, 4, 1}, 1), geometry(grid, {7, 2, 1}, 0)}, 4), (Dims{6, 4, 1}));
 }
 
 TEST(CtaClustering, PriorityNotInputOrderDecides) {
   // MergeAcceptedThenRejected's descriptors given in another order: the same clusters.
   const Dims grid{32, 16, 1};
-  TileGeometry d1 = descriptor(grid, {1, 16, 1}, 3);
-  TileGeometry d2 = descriptor(grid, {2, 4, 1}, 2);
-  TileGeometry d3 = descriptor(grid, {4, 1, 1}, 1);
+  TileGeometry d1 = geometry(grid, {1, 16, 1}, 3);
+  TileGeometry d2 = geometry(grid, {2, 4, 1}, 2);
+  TileGeometry d3 = geometry(grid, {4, 1, 1}, 1);
   EXPECT_EQ(clusterDims({d3, d1, d2}, 15), (Dims{2, 16, 1}));
   // D3 highest: clusters (4,1,1). D1: (4 * max(1 / 4, 1), 1 * 16, 1) = (4,16,1), 8 < 15,
   // rejected. D2: (4 * max(2 / 4, 1), 1 * 4, 1) = (4,4,1): 8 x 4 = 32, accepted.
@@ -115,11 +115,11 @@ TEST(CtaClustering, PriorityNotInputOrderDecides) {
 }
 
 TEST(CtaClustering, BadInputsThrow) {
-  const TileGeometry d = descriptor({8, 16, 1}, {1, 16, 1});
+  const TileGeometry d = geometry({8, 16, 1}, {1, 16, 1});
   EXPECT_THROW(clusterDims({d}, 0), std::invalid_argument);
   EXPECT_THROW(clusterDims({}, 15), std::invalid_argument);
-  EXPECT_THROW(clusterDims({d, descriptor({8, 8, 1}, {1, 8, 1})}, 15), std::invalid_argument);
-  EXPECT_THROW(clusterDims({descriptor({8, 16, 1}, {1, 0, 1})}, 15), std::invalid_argument);
+  EXPECT_THROW(clusterDims({d, geometry({8, 8, 1}, {1, 8, 1})}, 15), std::invalid_argument);
+  EXPECT_THROW(clusterDims({geometry({8, 16, 1}, {1, 0, 1})}, 15), std::invalid_argument);
 }
 
 TEST(ClusterList, ClustersInXYZOrderWithPartialClustersAtTheEdge) {

@@ -63,7 +63,7 @@ hints::LocalityDescriptor matrix(int32_t type, int32_t sharing, int32_t pattern,
 
 struct Sim {
   Sim(const hints::LocalityDescriptor* d, DescriptorPolicyOptions o = {},
-      MemoryParams p = testing::tinyParams())
+      MemoryParams p = timing::mem::testing::tinyParams())
       : plugins(o), sys(p, plugins) {
     if (d != nullptr) hints.locality.push_back(*d);
     const uint32_t grid[3] = {1, 1, 1};
@@ -71,7 +71,8 @@ struct Sim {
   }
   Cycle load(uint64_t addr) {
     const Cycle start = now;
-    sys.unit(0).accept(testing::record(ir::Op::Ld, ir::Space::Global, addr, 0), 1, now);
+    sys.unit(0).accept(timing::mem::testing::record(ir::Op::Ld, ir::Space::Global, addr, 0), 1,
+                       now);
     for (; now < start + 10000; ++now) {
       sys.advanceTo(now * 1000);
       sys.unit(0).cycle(now);
@@ -99,7 +100,7 @@ struct Sim {
 
 // One set of two ways.
 MemoryParams oneSetTwoWays() {
-  MemoryParams p = testing::tinyParams();
+  MemoryParams p = timing::mem::testing::tinyParams();
   p.l1.cache.sizeBytes = 256;
   p.l1.cache.assoc = 2;
   return p;

@@ -7,7 +7,7 @@
 namespace warpsim::mech::locality_descriptor {
 namespace {
 
-constexpr uint64_t kBase = 0x10000;
+constexpr uint64_t kMatrixBase = 0x10000;
 
 // 64 x 32 floats, D-Tiles of 16 columns x `rows` rows.
 TileGeometry strips(uint32_t rows = 32) {
@@ -17,18 +17,18 @@ TileGeometry strips(uint32_t rows = 32) {
   g.dataTile = Dims{16, rows, 1};
   g.structure = Dims{64, 32, 1};
   g.elementBytes = 4;
-  g.base = kBase;
+  g.base = kMatrixBase;
   return g;
 }
 
-uint64_t at(uint64_t x, uint64_t y) { return kBase + (y * 64 + x) * 4; }
+uint64_t at(uint64_t x, uint64_t y) { return kMatrixBase + (y * 64 + x) * 4; }
 
 TEST(GuidedPrefetch, DataTileOfAnAddress) {
   EXPECT_EQ(dataTileAt(strips(), at(0, 0)), 0u);
   EXPECT_EQ(dataTileAt(strips(), at(20, 5)), 1u);
   EXPECT_EQ(dataTileAt(strips(), at(63, 31)), 3u);
   EXPECT_EQ(dataTileAt(strips(8), at(20, 9)), 5u);  // tile (1, 1) of 4 x 4
-  EXPECT_FALSE(dataTileAt(strips(), kBase - 1));
+  EXPECT_FALSE(dataTileAt(strips(), kMatrixBase - 1));
   EXPECT_FALSE(dataTileAt(strips(), at(0, 32)));  // one past the end
 }
 
@@ -42,16 +42,16 @@ TEST(GuidedPrefetch, StrideDistanceSharesTheL1AmongActiveTiles) {
 TEST(GuidedPrefetch, StridePrefetchStaysInTheTileOfTheMiss) {
   const uint64_t row = 64 * 4;
   EXPECT_EQ(stridePrefetch(strips(), at(20, 5), row, 3), at(20, 8));
-  EXPECT_FALSE(stridePrefetch(strips(), at(20, 5), row, 30));   // past the structure
-  EXPECT_FALSE(stridePrefetch(strips(8), at(20, 5), row, 3));   // row 8 is the next tile's
+  EXPECT_FALSE(stridePrefetch(strips(), at(20, 5), row, 30));       // past the structure
+  EXPECT_FALSE(stridePrefetch(strips(8), at(20, 5), row, 3));       // row 8 is the next tile's
   EXPECT_EQ(stridePrefetch(strips(8), at(20, 5), row, 2), at(20, 7));
-  EXPECT_FALSE(stridePrefetch(strips(), at(20, 5), 0, 3));      // no stride
-  EXPECT_FALSE(stridePrefetch(strips(), kBase - 4, row, 1));    // not in the structure
+  EXPECT_FALSE(stridePrefetch(strips(), at(20, 5), 0, 3));          // no stride
+  EXPECT_FALSE(stridePrefetch(strips(), kMatrixBase - 4, row, 1));  // not in the structure
 }
 
 TEST(GuidedPrefetch, NextLineInsideTheStructure) {
-  EXPECT_EQ(nextLinePrefetch(strips(), kBase + 100, 128), kBase + 128);
-  EXPECT_EQ(nextLinePrefetch(strips(), at(63, 31) - 128, 128), kBase + 64 * 32 * 4 - 128);
+  EXPECT_EQ(nextLinePrefetch(strips(), kMatrixBase + 100, 128), kMatrixBase + 128);
+  EXPECT_EQ(nextLinePrefetch(strips(), at(63, 31) - 128, 128), kMatrixBase + 64 * 32 * 4 - 128);
   EXPECT_FALSE(nextLinePrefetch(strips(), at(63, 31), 128));  // the last line
 }
 

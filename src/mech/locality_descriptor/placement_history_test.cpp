@@ -14,7 +14,7 @@ namespace {
 
 const Dims kGrid{4, 4, 1};
 constexpr uint64_t kMatrix = 0x100000;
-constexpr uint64_t kOther = 0x200000;
+constexpr uint64_t kOtherMatrix = 0x200000;
 
 TEST(PlacementHistory, AStructureKeepsItsFirstBitAndANewOneGetsItsOwn) {
   PlacementHistory history;
@@ -25,7 +25,7 @@ TEST(PlacementHistory, AStructureKeepsItsFirstBitAndANewOneGetsItsOwn) {
   // rows: the matrix keeps 7, so every row strip lies half in each zone and its C-Tile goes to
   // zone 0 (the tie's lowest); the new structure then fits zone 0 whole at bit 14 (16 KB pieces).
   const std::vector<TileGeometry> second{geometryOf(testing::rowStrips(kMatrix), kGrid),
-                                         geometryOf(testing::rowStrips(kOther), kGrid)};
+                                         geometryOf(testing::rowStrips(kOtherMatrix), kGrid)};
   EXPECT_EQ(placeForNuma(second, 2).zoneBit, (std::vector<uint32_t>{12, 12}));
   const NumaPlacement placed = history.place(second, 2, 0);
   EXPECT_EQ(placed.zoneBit, (std::vector<uint32_t>{7, 14}));
@@ -33,7 +33,7 @@ TEST(PlacementHistory, AStructureKeepsItsFirstBitAndANewOneGetsItsOwn) {
   ASSERT_EQ(history.structures().size(), 2u);
   EXPECT_EQ(history.structures()[0].base, kMatrix);
   EXPECT_EQ(history.structures()[0].bit, 7u);
-  EXPECT_EQ(history.structures()[1].base, kOther);
+  EXPECT_EQ(history.structures()[1].base, kOtherMatrix);
   EXPECT_EQ(history.structures()[1].size, 64u * 64 * 4);
   EXPECT_EQ(history.structures()[1].bit, 14u);
 }

@@ -5,13 +5,13 @@
 namespace warpsim::mech::orf_lrf {
 
 namespace {
-constexpr uint32_t kNone = UINT32_MAX;
+constexpr uint32_t kNoStart = UINT32_MAX;
 }  // namespace
 
 DivergentArms::DivergentArms(const FunctionCode& f, const Strands& s) : fn_(*f.ir) {
   const size_t nb = fn_.blocks.size();
   inRegion_.assign(nb, {});
-  firstStart_.assign(nb, kNone);
+  firstStart_.assign(nb, kNoStart);
   if (nb == 0) return;
   const size_t words = (nb + 63) / 64;
   for (uint32_t pc : s.start) {
@@ -43,7 +43,7 @@ DivergentArms::DivergentArms(const FunctionCode& f, const Strands& s) : fn_(*f.i
         while (!stack.empty()) {
           const uint32_t x = stack.back();
           stack.pop_back();
-          start = start || firstStart_[x] != kNone;
+          start = start || firstStart_[x] != kNoStart;
           for (uint32_t y : fn_.blocks[x].succs) {
             if (y == stop || test(arm, y)) continue;
             mark(arm, y);
@@ -55,7 +55,7 @@ DivergentArms::DivergentArms(const FunctionCode& f, const Strands& s) : fn_(*f.i
         while (!stack.empty()) {
           const uint32_t x = stack.back();
           stack.pop_back();
-          if (firstStart_[x] != kNone) continue;  // leaving x passes its start
+          if (firstStart_[x] != kNoStart) continue;  // leaving x passes its start
           for (uint32_t y : fn_.blocks[x].succs) {
             if (y == stop || test(clean, y)) continue;
             mark(clean, y);

@@ -12,7 +12,7 @@ namespace warpsim::mech::xmem {
 namespace {
 
 using Kind = hints::AtomOp::Kind;
-constexpr int kNone = -1;
+constexpr int kNoOwner = -1;
 
 hints::AtomOp block(Kind kind, uint32_t atom, uint64_t base, uint64_t lenX, uint64_t lenY, uint64_t sizeX,
                     uint64_t sizeY, uint64_t sizeZ) {
@@ -44,19 +44,20 @@ std::vector<int> pageOwners(const AtomManagementUnit& amu, uint64_t pageBase) {
   std::vector<int> result;
   for (uint64_t c = 0; c < amu.aam().chunksPerPage(); ++c) {
     const auto owner = amu.aam().owner(pageBase + c * amu.aam().chunkBytes());
-    result.push_back(owner ? static_cast<int>(*owner) : kNone);
+    result.push_back(owner ? static_cast<int>(*owner) : kNoOwner);
   }
   return result;
 }
 
-const std::vector<int> kEmptyPage(8, kNone);
+const std::vector<int> kEmptyPage(8, kNoOwner);
 
 TEST(AtomManagementUnit, A2DTileOwnsTheFirstTwoChunksOfEachRow) {
   AtomManagementUnit amu;
   // 4 rows of 1024 bytes, rows 4096 bytes apart: chunks 0 and 1 of 4 consecutive pages.
   amu.apply(block(Kind::Map, 4, 0x10000, 4096, 64, 1024, 4, 1));
   for (uint64_t row = 0; row < 4; ++row) {
-    const std::vector<int> expected{4, 4, kNone, kNone, kNone, kNone, kNone, kNone};
+    const std::vector<int> expected{4, 4, kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner,
+                                    kNoOwner};
     EXPECT_EQ(pageOwners(amu, 0x10000 + row * 0x1000), expected) << "row " << row;
   }
   EXPECT_EQ(pageOwners(amu, 0xf000), kEmptyPage);
@@ -71,8 +72,10 @@ TEST(AtomManagementUnit, A2DTileOwnsTheFirstTwoChunksOfEachRow) {
 TEST(AtomManagementUnit, A2DTileStartingMidChunkOwnsThreeChunksPerRow) {
   AtomManagementUnit amu;
   amu.apply(block(Kind::Map, 4, 0x10100, 4096, 64, 1024, 2, 1));  // 0x100..0x4ff of each row
-  EXPECT_EQ(pageOwners(amu, 0x10000), (std::vector<int>{4, 4, 4, kNone, kNone, kNone, kNone, kNone}));
-  EXPECT_EQ(pageOwners(amu, 0x11000), (std::vector<int>{4, 4, 4, kNone, kNone, kNone, kNone, kNone}));
+  EXPECT_EQ(pageOwners(amu, 0x10000),
+            (std::vector<int>{4, 4, 4, kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner}));
+  EXPECT_EQ(pageOwners(amu, 0x11000),
+            (std::vector<int>{4, 4, 4, kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner}));
   EXPECT_EQ(amu.stats().chunksWritten, 6u);
 }
 
@@ -80,7 +83,7 @@ TEST(AtomManagementUnit, A3DBlockOwnsOneChunkPerRowOfEachPlane) {
   AtomManagementUnit amu;
   // Rows of 1024 bytes, planes of 4 rows (4096 bytes); 2 planes of 2 rows of 512 bytes.
   amu.apply(block(Kind::Map, 9, 0x100000, 1024, 4, 512, 2, 2));
-  const std::vector<int> plane{9, kNone, 9, kNone, kNone, kNone, kNone, kNone};
+  const std::vector<int> plane{9, kNoOwner, 9, kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner};
   EXPECT_EQ(pageOwners(amu, 0x100000), plane);
   EXPECT_EQ(pageOwners(amu, 0x101000), plane);
   EXPECT_EQ(pageOwners(amu, 0x102000), kEmptyPage);
@@ -101,7 +104,7 @@ TEST(AtomManagementUnit, Unmapping2DTileLeavesAnotherAtomsChunks) {
   amu.apply(block(Kind::Map, 2, 0x10000, 4096, 64, 512, 4, 1));  // chunk 0 of each page to atom 2
   amu.apply(block(Kind::Unmap, 1, 0x10000, 4096, 64, 1024, 4, 1));
   for (uint64_t row = 0; row < 4; ++row) {
-    EXPECT_EQ(pageOwners(amu, 0x10000 + row * 0x1000), (std::vector<int>{2, kNone, 1, 1, 1, 1, 1, 1}))
+    EXPECT_EQ(pageOwners(amu, 0x10000 + row * 0x1000), (std::vector<int>{2, kNoOwner, 1, 1, 1, 1, 1, 1}))
         << "row " << row;
   }
   const auto stats = amu.stats();

@@ -18,7 +18,7 @@
 namespace warpsim::timing::mem {
 namespace {
 
-constexpr uint64_t kBase = 0x7f00'0000'0000ull;
+constexpr uint64_t kDeviceBase = 0x7f00'0000'0000ull;
 
 void checkBijection(const IAddressMapping& m, const IAddressMapping::Context& c,
                     const std::string& what) {
@@ -34,7 +34,7 @@ void checkBijection(const IAddressMapping& m, const IAddressMapping::Context& c,
     const uint64_t bytes[2] = {0, c.interleaveBytes - 1u};
     for (int k = 0; k < ((off / c.interleaveBytes) % 7 == 0 ? 2 : 1); ++k) {
       const uint64_t byte = bytes[k];
-      const DramAddress a = m.map(kBase + off + byte);
+      const DramAddress a = m.map(kDeviceBase + off + byte);
       ++n;
       locals.insert({a.channel, a.local});
       cells.insert({a.channel, a.bank, a.row, a.column});
@@ -45,7 +45,7 @@ void checkBijection(const IAddressMapping& m, const IAddressMapping::Context& c,
         ASSERT_LT(a.local, channelBytes) << what;  // dense
         ASSERT_LT(a.row, rows) << what;
       }
-      ASSERT_EQ(a.channel, m.map(kBase + off).channel) << what;
+      ASSERT_EQ(a.channel, m.map(kDeviceBase + off).channel) << what;
     }
   }
   EXPECT_EQ(locals.size(), n) << what;
@@ -61,7 +61,7 @@ TEST(AddressMappingSchemes, EveryOneIsABijectionWithDenseLocals) {
       c.rowBytes = 1024;
       c.interleaveBytes = 256;
       c.memoryBytes = uint64_t{channels} * banks * 1024 * 8;  // 8 rows per bank
-      c.baseAddress = kBase;
+      c.baseAddress = kDeviceBase;
       for (const AddressMappingScheme& s : addressMappingSchemes()) {
         checkBijection(*makeAddressMapping(s, c), c,
                        std::string(s.name) + " " + std::to_string(channels) + "x" +
@@ -107,10 +107,10 @@ TEST(AddressMappingSchemes, MinimalistReadsItsRunFromTheConfiguration) {
   c.rowBytes = 1024;
   c.interleaveBytes = 256;
   c.memoryBytes = uint64_t{4} << 20;
-  c.baseAddress = kBase;
+  c.baseAddress = kDeviceBase;
   const auto m = r.make<IAddressMapping>("minimalist", c);
-  EXPECT_EQ(m->map(kBase + 256).channel, 0u);  // a run of two granules
-  EXPECT_EQ(m->map(kBase + 512).channel, 1u);
+  EXPECT_EQ(m->map(kDeviceBase + 256).channel, 0u);  // a run of two granules
+  EXPECT_EQ(m->map(kDeviceBase + 512).channel, 1u);
   EXPECT_NO_THROW(tree.checkAllUsed());
 }
 
@@ -145,7 +145,7 @@ TEST(AddressMappingSchemes, TheMemorySystemPassesTheDeviceMemorysSizeAndBase) {
   EXPECT_EQ(a.local, uint64_t{16} << 20);
   // Without a device memory: MemoryParams::memoryBytes (1536 MB: R = 8192) and the default base.
   MemorySystemImpl bare(p, plugins);
-  a = bare.mapping().map(kBase + (uint64_t{1536} << 20));
+  a = bare.mapping().map(kDeviceBase + (uint64_t{1536} << 20));
   EXPECT_EQ(a.row, 8192u);
   EXPECT_EQ(a.local, uint64_t{256} << 20);
 }

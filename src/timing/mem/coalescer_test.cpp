@@ -5,7 +5,7 @@
 namespace warpsim::timing::mem {
 namespace {
 
-constexpr uint64_t kBase = 0x7f00'0000'1000ull;  // 128-byte aligned
+constexpr uint64_t kLineAddress = 0x7f00'0000'1000ull;  // 128-byte aligned
 
 struct Out {
   LineRequest r[kMaxRequestsPerInstruction];
@@ -22,9 +22,9 @@ Out strided(uint64_t base, uint64_t stride, uint32_t bytes, uint32_t mask = ~0u,
 }
 
 TEST(Coalescer, UnitStrideFourBytesIsOneLineFourSectors) {
-  const Out o = strided(kBase, 4, 4);
+  const Out o = strided(kLineAddress, 4, 4);
   ASSERT_EQ(o.n, 1u);
-  EXPECT_EQ(o.r[0].line, kBase);
+  EXPECT_EQ(o.r[0].line, kLineAddress);
   EXPECT_EQ(o.r[0].sectors, 0xFu);
   EXPECT_EQ(o.r[0].lanes, ~0u);
   EXPECT_EQ(o.r[0].bytes, 128u);
@@ -32,75 +32,75 @@ TEST(Coalescer, UnitStrideFourBytesIsOneLineFourSectors) {
 }
 
 TEST(Coalescer, Stride128IsThirtyTwoLinesInLaneOrder) {
-  const Out o = strided(kBase, 128, 4);
+  const Out o = strided(kLineAddress, 128, 4);
   ASSERT_EQ(o.n, 32u);
   for (uint32_t i = 0; i < 32; ++i) {
-    EXPECT_EQ(o.r[i].line, kBase + 128 * i);
+    EXPECT_EQ(o.r[i].line, kLineAddress + 128 * i);
     EXPECT_EQ(o.r[i].sectors, 0x1u);
     EXPECT_EQ(o.r[i].lanes, 1u << i);
   }
 }
 
 TEST(Coalescer, Stride32IsOneSectorPerLaneOverEightLines) {
-  const Out o = strided(kBase, 32, 4);
+  const Out o = strided(kLineAddress, 32, 4);
   ASSERT_EQ(o.n, 8u);
   for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(o.r[i].sectors, 0xFu);
 }
 
 TEST(Coalescer, MisalignedWarpTouchesTwoLines) {
   // Bytes [100, 228) of the line pair: line 0 sectors 3, line 1 sectors 0..3 (up to byte 99).
-  const Out o = strided(kBase + 100, 4, 4);
+  const Out o = strided(kLineAddress + 100, 4, 4);
   ASSERT_EQ(o.n, 2u);
-  EXPECT_EQ(o.r[0].line, kBase);
+  EXPECT_EQ(o.r[0].line, kLineAddress);
   EXPECT_EQ(o.r[0].sectors, 0x8u);
   EXPECT_EQ(o.r[0].lanes, 0x7Fu);  // lanes 0..6 cover bytes 100..127
-  EXPECT_EQ(o.r[1].line, kBase + 128);
+  EXPECT_EQ(o.r[1].line, kLineAddress + 128);
   EXPECT_EQ(o.r[1].sectors, 0xFu);
   EXPECT_EQ(o.r[1].bytes, 100u);
 }
 
 TEST(Coalescer, AccessCrossingALineIsSplit) {
-  uint64_t addr[32] = {kBase + 124};
+  uint64_t addr[32] = {kLineAddress + 124};
   Out o;
   o.n = coalesce(addr, 1u, 8, 128, 32, o.r);
   ASSERT_EQ(o.n, 2u);
   EXPECT_EQ(o.r[0].sectors, 0x8u);
   EXPECT_EQ(o.r[0].bytes, 4u);
-  EXPECT_EQ(o.r[1].line, kBase + 128);
+  EXPECT_EQ(o.r[1].line, kLineAddress + 128);
   EXPECT_EQ(o.r[1].sectors, 0x1u);
   EXPECT_EQ(o.r[1].bytes, 4u);
 }
 
 TEST(Coalescer, VectorAccesses) {
-  const Out v2 = strided(kBase, 8, 8);
+  const Out v2 = strided(kLineAddress, 8, 8);
   ASSERT_EQ(v2.n, 2u);
   EXPECT_EQ(v2.r[0].sectors, 0xFu);
   EXPECT_EQ(v2.r[1].sectors, 0xFu);
   EXPECT_EQ(v2.r[1].lanes, 0xFFFF0000u);
-  const Out v4 = strided(kBase, 16, 16);
+  const Out v4 = strided(kLineAddress, 16, 16);
   ASSERT_EQ(v4.n, 4u);
-  EXPECT_EQ(v4.r[3].line, kBase + 384);
+  EXPECT_EQ(v4.r[3].line, kLineAddress + 384);
   EXPECT_EQ(v4.r[3].lanes, 0xFF000000u);
 }
 
 TEST(Coalescer, BroadcastIsOneSectorAndCountsSharedAddresses) {
-  const Out o = strided(kBase + 64, 0, 4, ~0u, true);
+  const Out o = strided(kLineAddress + 64, 0, 4, ~0u, true);
   ASSERT_EQ(o.n, 1u);
   EXPECT_EQ(o.r[0].sectors, 0x4u);
   EXPECT_EQ(o.r[0].atomicOps, 32u);
-  EXPECT_EQ(strided(kBase + 64, 0, 4).r[0].atomicOps, 1u);  // loads do not count
+  EXPECT_EQ(strided(kLineAddress + 64, 0, 4).r[0].atomicOps, 1u);  // loads do not count
   uint64_t addr[32];
-  for (int l = 0; l < 32; ++l) addr[l] = kBase + 4 * (l % 4);
+  for (int l = 0; l < 32; ++l) addr[l] = kLineAddress + 4 * (l % 4);
   Out pairs;
   pairs.n = coalesce(addr, ~0u, 4, 128, 32, pairs.r, 0, true);
   EXPECT_EQ(pairs.r[0].atomicOps, 8u);
 }
 
 TEST(Coalescer, PartialMaskTouchesOnlyActiveLanes) {
-  const Out o = strided(kBase, 4, 4, 0x000000FFu);
+  const Out o = strided(kLineAddress, 4, 4, 0x000000FFu);
   ASSERT_EQ(o.n, 1u);
   EXPECT_EQ(o.r[0].sectors, 0x1u);
-  EXPECT_EQ(strided(kBase, 4, 4, 0).n, 0u);
+  EXPECT_EQ(strided(kLineAddress, 4, 4, 0).n, 0u);
 }
 
 LocalWarp warpOf(uint32_t cta, uint32_t warp, uint32_t slot = 0, uint32_t rowBlocks = 1) {

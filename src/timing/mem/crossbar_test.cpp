@@ -7,7 +7,7 @@
 namespace warpsim::timing::mem {
 namespace {
 
-IcntParams params() {
+IcntParams icntParams() {
   IcntParams p;
   p.latency = 10;
   p.flitBytes = 32;
@@ -19,7 +19,7 @@ IcntParams params() {
 }
 
 IcntParams lookahead(uint32_t packets, uint32_t inputQueue = 4) {
-  IcntParams p = params();
+  IcntParams p = icntParams();
   p.inputQueue = inputQueue;
   p.ejectionQueue = 8;
   p.lookahead = packets;
@@ -27,7 +27,7 @@ IcntParams lookahead(uint32_t packets, uint32_t inputQueue = 4) {
 }
 
 struct Net {
-  explicit Net(uint32_t inputs, uint32_t outputs, IcntParams p = params())
+  explicit Net(uint32_t inputs, uint32_t outputs, IcntParams p = icntParams())
       : outputs(outputs), xbar(inputs, outputs, p, pool) {}
   uint32_t send(uint32_t input, uint32_t output, uint32_t bytes) {
     const uint32_t i = pool.allocate();
@@ -98,7 +98,7 @@ TEST(Crossbar, LongPacketsSerialise) {
 
 TEST(Crossbar, OutputsArbitrateRoundRobin) {
   Net n(3, 1, [] {
-    IcntParams p = params();
+    IcntParams p = icntParams();
     p.ejectionQueue = 8;
     return p;
   }());
@@ -129,7 +129,7 @@ TEST(Crossbar, FullInputQueueRefusesPackets) {
 }
 
 TEST(Crossbar, EjectionCreditsStopGrantsUntilTheReceiverPops) {
-  IcntParams p = params();
+  IcntParams p = icntParams();
   p.ejectionQueue = 1;
   Net n(2, 1, p);
   n.send(0, 0, 0);

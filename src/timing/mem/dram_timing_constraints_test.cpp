@@ -13,7 +13,7 @@ namespace warpsim::timing::mem {
 namespace {
 
 // GTX 480 timings, no return latency; every request moves 4 bursts (testing/dram_cases.h).
-DramParams params(DramScheduler s = DramScheduler::FrFcfs) { return testing::dramParams(s); }
+using testing::dramParams;
 DramRequest req(uint32_t bank, uint32_t row, uint32_t tag, bool write = false) {
   return testing::dramRequest(bank, row, tag, write);
 }
@@ -28,13 +28,13 @@ Done take(DramChannel& ch) {
 }
 
 // Cycles [from, to), every cycle.
-Done run(DramChannel& ch, Cycle from, Cycle to) {
+Done runEveryCycle(DramChannel& ch, Cycle from, Cycle to) {
   for (Cycle c = from; c < to; ++c) ch.cycle(c);
   return take(ch);
 }
 
 // Cycles [from, to) the way the memory system runs them: only at nextWorkCycle (the channel's
-// hint), jumping over the rest. Must give the same cycles as `run`.
+// hint), jumping over the rest. Must give the same cycles as `runEveryCycle`.
 Done runByHints(DramChannel& ch, Cycle from, Cycle to) {
   for (Cycle c = ch.nextWorkCycle(from); c < to; c = ch.nextWorkCycle(c + 1)) ch.cycle(c);
   return take(ch);
@@ -44,12 +44,12 @@ Done runByHints(DramChannel& ch, Cycle from, Cycle to) {
 
 TEST(DramTurnaround, AReadAfterAWriteWaitsForTwtrAfterTheWriteData) {
   for (uint32_t wtr : {0u, 5u}) {
-    DramParams p = params();
+    DramParams p = dramParams();
     p.tWTR = wtr;
     DramChannel ch(p, 1);
     ch.enqueue(req(0, 1, 0, true));
     ch.enqueue(req(0, 1, 1));
-    const Done done = run(ch, 0, 200);
+    const Done done = runEveryCycle(ch, 0, 200);
     // ACT 0; WR 12 (oldest) -> data 16..20. Without tWTR the read's command waits only for the
     // bank's bursts (12 + 4 = 16; its data 28..32 starts after the bus frees at 20):
     // done 16 + 12 + 4 = 32. With tWTR 5: RD at 20 + 5 = 25 -> data 37..41.
@@ -60,13 +60,13 @@ TEST(DramTurnaround, AReadAfterAWriteWaitsForTwtrAfterTheWriteData) {
 
 TEST(DramTurnaround, TwtrAppliesWithTheIdealRowBuffer) {
   for (uint32_t wtr : {0u, 5u}) {
-    DramParams p = params();
+    DramParams p = dramParams();
     p.idealRowBuffer = true;
     p.tWTR = wtr;
     DramChannel ch(p, 1);
     ch.enqueue(req(0, 1, 0, true));
     ch.enqueue(req(1, 1, 1));
-    const Done done = run(ch, 0, 200);
+    const Done done = runEveryCycle(ch, 0, 200);
     // At 0 the write's data could start at 4, the read's at 12: WR 0 -> data 4..8. Without
     // tWTR: RD at 1 -> data 13..17. With tWTR 5: RD at 8 + 5 = 13 -> data 25..29.
     ASSERT_EQ(done.size(), 1u);
@@ -79,13 +79,13 @@ TEST(DramTurnaround, TwtrAppliesWithTheIdealRowBuffer) {
 
 TEST(DramTurnaround, AWriteAfterAReadWaitsForTrtwAfterTheReadCommand) {
   for (uint32_t rtw : {0u, 20u}) {
-    DramParams p = params(DramScheduler::Fcfs);  // keeps read, write, read in order
+    DramParams p = dramParams(DramScheduler::Fcfs);  // keeps read, write, read in order
     p.tRTW = rtw;
     DramChannel ch(p, 1);
     ch.enqueue(req(0, 1, 1));
     ch.enqueue(req(0, 1, 9, true));
     ch.enqueue(req(0, 1, 2));
-    const Done done = run(ch, 0, 200);
+    const Done done = runEveryCycle(ch, 0, 200);
     // ACT 0; RD(1) 12 -> data 24..28. Without tRTW: WR at max(12 + 4, 28 - tWL) = 24 -> data
     // 28..32; RD(2) at max(24 + 4, 32 - tCL) = 28 -> data 40..44. With tRTW 20: WR at 12 + 20 =
     // 32 -> data 36..40; RD(2) at 32 + 4 = 36 -> data 48..52.
@@ -99,12 +99,12 @@ TEST(DramTurnaround, AWriteAfterAReadWaitsForTrtwAfterTheReadCommand) {
 
 TEST(DramFourActivateWindow, AFifthActWithinTfawWaits) {
   for (uint32_t faw : {0u, 30u}) {
-    DramParams p = params();
+    DramParams p = dramParams();
     p.tRCD = 40;  // column commands come after the ACTs below and never share their cycles
     p.tFAW = faw;
     DramChannel ch(p, 1);
     for (uint32_t b = 0; b < 9; ++b) ch.enqueue(req(b, 1, b));
-    const Done done = run(ch, 0, 300);
+    const Done done = runEveryCycle(ch, 0, 300);
     // ACT k of bank k: tRRD 6 apart, and with tFAW 30 at least 30 after ACT k - 4:
     //   without: 0 6 12 18 24 30 36 42 48
     //   with:    0 6 12 18 max(24, 0 + 30) = 30, 36, 42, 48, max(54, 30 + 30) = 60.
@@ -122,7 +122,7 @@ TEST(DramFourActivateWindow, AFifthActWithinTfawWaits) {
 // ---- refresh ----
 
 DramParams refreshParams() {
-  DramParams p = params();
+  DramParams p = dramParams();
   p.tREFI = 100;
   p.tRFC = 30;
   return p;
@@ -132,14 +132,14 @@ TEST(DramRefresh, ClosesTheOpenRowAndDelaysARequestArrivingDuringIt) {
   for (bool byHints : {false, true}) {
     DramChannel ch(refreshParams(), 1);
     ch.enqueue(req(0, 1, 1));
-    Done done = byHints ? runByHints(ch, 0, 120) : run(ch, 0, 120);
+    Done done = byHints ? runByHints(ch, 0, 120) : runEveryCycle(ch, 0, 120);
     // ACT 0, RD 12 -> 28; the row stays open. Refresh due at 100 (the channel is idle): PRE at
     // 100 (tRAS and read-to-precharge long past), REF at 100 + tRP = 112, banks closed until
     // 112 + tRFC = 142.
     ASSERT_EQ(done.size(), 1u);
     EXPECT_EQ(done[0].second, 28u);
     ch.enqueue(req(0, 1, 2));  // at 120, during the refresh: the same row, now closed
-    done = byHints ? runByHints(ch, 120, 300) : run(ch, 120, 300);
+    done = byHints ? runByHints(ch, 120, 300) : runEveryCycle(ch, 120, 300);
     // A row miss 22 cycles (the rest of tRFC) late: ACT 142, RD 154 -> data 166..170.
     // (Without refresh: a row hit, RD 120 -> 136.)
     ASSERT_EQ(done.size(), 1u);
@@ -157,10 +157,10 @@ TEST(DramRefresh, StopsARowHitStreamAndWaitsForPrechargeTiming) {
   for (bool byHints : {false, true}) {
     DramChannel ch(refreshParams(), 1);
     ch.enqueue(req(0, 1, 0));
-    Done done = byHints ? runByHints(ch, 0, 90) : run(ch, 0, 90);
+    Done done = byHints ? runByHints(ch, 0, 90) : runEveryCycle(ch, 0, 90);
     ASSERT_EQ(done.size(), 1u);
     for (uint32_t i = 1; i <= 4; ++i) ch.enqueue(req(0, 1, i));
-    done = byHints ? runByHints(ch, 90, 400) : run(ch, 90, 400);
+    done = byHints ? runByHints(ch, 90, 400) : runEveryCycle(ch, 90, 400);
     // Row hits RD 90, 94, 98 -> done 106, 110, 114. At 100 the refresh is due: no more column
     // commands; PRE at 98 + 4 = 102 (read-to-precharge), REF at 102 + tRP = 114, ACT at
     // 114 + tRFC = 144, RD(4) 156 -> data 168..172.
@@ -179,13 +179,13 @@ TEST(DramRefresh, StopsARowHitStreamAndWaitsForPrechargeTiming) {
 TEST(DramRefresh, WaitsForWriteRecoveryAndServesNoRowHitMeanwhile) {
   DramChannel ch(refreshParams(), 1);
   ch.enqueue(req(0, 1, 0));
-  run(ch, 0, 95);  // ACT 0, RD 12
+  runEveryCycle(ch, 0, 95);  // ACT 0, RD 12
   ch.enqueue(req(0, 1, 9, true));
   ch.enqueue(req(0, 2, 1));  // another row: it needs the bank precharged
-  Done done = run(ch, 95, 105);
+  Done done = runEveryCycle(ch, 95, 105);
   EXPECT_TRUE(done.empty());
   ch.enqueue(req(0, 1, 3));  // a row hit, arriving while the refresh waits for tWR
-  done = run(ch, 105, 400);
+  done = runEveryCycle(ch, 105, 400);
   // WR 95 -> data 99..103: PRE allowed at 103 + tWR = 115 (for the read's row and for the
   // refresh due at 100 alike). The row hit could issue at 105 (-> done 121) but the refresh
   // holds every column command: PRE 115, REF 127, ACT(row 2) 157, RD(1) 169 -> data 181..185;
@@ -204,7 +204,7 @@ TEST(DramRefresh, WaitsForWriteRecoveryAndServesNoRowHitMeanwhile) {
 TEST(DramRefresh, RefreshesOfAnIdleChannelHappenAtTheirDueCycles) {
   DramChannel ch(refreshParams(), 1);
   ch.enqueue(req(0, 1, 1));
-  run(ch, 0, 1010);
+  runEveryCycle(ch, 0, 1010);
   // Refresh 1: PRE 100, REF 112 (end 142); refreshes 2..10 at 200, 300, ..., 1000 (the banks are
   // closed: REF at the due cycle, tRFC each). Counted once the channel works again...
   EXPECT_EQ(ch.stats().refreshes, 0u);
@@ -213,7 +213,7 @@ TEST(DramRefresh, RefreshesOfAnIdleChannelHappenAtTheirDueCycles) {
   EXPECT_EQ(ch.statsAt(1010).refreshCycles, 42u + 9 * 30);
   EXPECT_EQ(ch.statsAt(1000).refreshes, 9u);  // due before cycle 1000
   ch.enqueue(req(0, 1, 2));
-  Done done = run(ch, 1010, 1200);
+  Done done = runEveryCycle(ch, 1010, 1200);
   // The 10th refresh ends at 1030: ACT 1030, RD 1042 -> data 1054..1058.
   ASSERT_EQ(done.size(), 1u);
   EXPECT_EQ(done[0].second, 1058u);
@@ -235,7 +235,7 @@ TEST(DramRefresh, DoesNotApplyToTheIdealRowBufferNorTfaw) {
   p.queueDepth = 64;
   DramChannel ch(p, 1);
   for (uint32_t i = 0; i < 40; ++i) ch.enqueue(req(i % 8, i, i));
-  const Done done = run(ch, 0, 400);
+  const Done done = runEveryCycle(ch, 0, 400);
   // Reads back to back from cycle 0: read i's data 12 + 4i .. 16 + 4i, across the due cycles
   // 100 and 200 without a gap.
   ASSERT_EQ(done.size(), 40u);
@@ -247,7 +247,7 @@ TEST(DramRefresh, DoesNotApplyToTheIdealRowBufferNorTfaw) {
 
 // Four banks, tREFI 400: a per-bank refresh every 100 cycles, banks 0, 1, 2, 3, 0, ...
 DramParams perBankParams() {
-  DramParams p = params();
+  DramParams p = dramParams();
   p.banks = 4;
   p.tREFI = 400;
   p.refresh = DramRefresh::PerBank;
@@ -259,12 +259,12 @@ TEST(DramPerBankRefresh, BlocksOnlyItsBankWhileTheOthersServe) {
   for (bool byHints : {false, true}) {
     DramChannel ch(perBankParams(), 1);
     ch.enqueue(req(0, 1, 1));
-    Done done = byHints ? runByHints(ch, 0, 100) : run(ch, 0, 100);
+    Done done = byHints ? runByHints(ch, 0, 100) : runEveryCycle(ch, 0, 100);
     ASSERT_EQ(done.size(), 1u);
     EXPECT_EQ(done[0].second, 28u);  // ACT 0, RD 12; the row stays open
     ch.enqueue(req(0, 1, 2));        // at 100, a row hit in the bank whose refresh is due
     ch.enqueue(req(1, 5, 3));        // another bank
-    done = byHints ? runByHints(ch, 100, 300) : run(ch, 100, 300);
+    done = byHints ? runByHints(ch, 100, 300) : runEveryCycle(ch, 100, 300);
     // Refresh 1 (bank 0) due at 100: PRE 100, REFpb at 100 + tRP = 112, bank 0 closed until
     // 112 + tRFCpb = 142. Bank 1 serves meanwhile: ACT 101, RD 113 -> data 125..129. The row
     // hit waits for the refresh and is now a row miss: ACT 142, RD 154 -> data 166..170.
@@ -288,7 +288,7 @@ TEST(DramPerBankRefresh, ARowHitStreamInAnotherBankLosesOnlyTheRefCommandSlot) {
   p.queueDepth = 64;
   DramChannel ch(p, 1);
   for (uint32_t i = 0; i < 30; ++i) ch.enqueue(req(1, 1, i));
-  const Done done = run(ch, 0, 400);
+  const Done done = runEveryCycle(ch, 0, 400);
   // ACT 0, RD i at 12 + 4i -> done 28 + 4i. Refresh 1 (bank 0, closed) issues REFpb at its due
   // cycle 100, the cycle RD 22 would have had (one command per cycle): reads 22.. one cycle
   // later. The stream crosses the refresh without stopping.
@@ -302,7 +302,7 @@ TEST(DramPerBankRefresh, ARowHitStreamInAnotherBankLosesOnlyTheRefCommandSlot) {
 TEST(DramPerBankRefresh, RefreshesEveryBankInTurnOverAWindow) {
   DramChannel ch(perBankParams(), 1);
   ch.enqueue(req(0, 1, 1));
-  run(ch, 0, 1010);
+  runEveryCycle(ch, 0, 1010);
   // Refresh 1 (bank 0, open): PRE 100, REFpb 112 (end 142); refreshes 2..10 at 200, ..., 1000
   // at their due cycles (banks closed), banks 1, 2, 3, 0, 1, 2, 3, 0, 1.
   EXPECT_EQ(ch.stats().refreshes, 0u);
@@ -312,7 +312,7 @@ TEST(DramPerBankRefresh, RefreshesEveryBankInTurnOverAWindow) {
   EXPECT_EQ(ch.statsAt(4010).refreshes, 40u);  // one per 100 cycles: tREFI / banks
   ch.enqueue(req(1, 1, 2));  // bank 1: refreshed at 1000, closed until 1030
   ch.enqueue(req(2, 1, 3));  // bank 2: refreshed at 700, free
-  const Done done = run(ch, 1010, 1200);
+  const Done done = runEveryCycle(ch, 1010, 1200);
   // ACT(bank 2) 1010, RD 1022 -> data 1034..1038; ACT(bank 1) 1030, RD 1042 -> 1054..1058.
   ASSERT_EQ(done.size(), 2u);
   EXPECT_EQ(done[0], (std::pair<uint32_t, Cycle>{3, 1038}));

@@ -14,10 +14,9 @@
 namespace warpsim::timing::mem {
 namespace {
 
+using testing::kA;
 using testing::record;
 using testing::tinyParams;
-
-constexpr uint64_t kA = 0x7f00'0000'1000ull;
 
 // Serves every local load whose lanes all loaded 0 (from the loaded values), in 9 cycles.
 class ZeroLoadPath final : public ILocalMemoryPath {

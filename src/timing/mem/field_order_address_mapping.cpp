@@ -10,7 +10,7 @@ namespace warpsim::timing::mem {
 
 namespace {
 
-[[noreturn]] void fail(std::string_view name, const std::string& what) {
+[[noreturn]] void reject(std::string_view name, const std::string& what) {
   throw config::Error("config: error: dram.mapping = \"" + std::string(name) + "\": " + what);
 }
 
@@ -25,23 +25,23 @@ FieldOrderAddressMapping::FieldOrderAddressMapping(const Context& c, const Optio
       banksPow2_(std::has_single_bit(std::max<uint32_t>(c.banks, 1))),
       bankXorRow_(o.bankXorRow) {
   const uint64_t channels = std::max<uint32_t>(c.channels, 1);
-  if (!std::has_single_bit(granule_)) fail(name, "dram.interleave_bytes must be a power of two");
+  if (!std::has_single_bit(granule_)) reject(name, "dram.interleave_bytes must be a power of two");
   if (c.rowBytes < granule_ || c.rowBytes % granule_ != 0)
-    fail(name, "dram.row_bytes = " + std::to_string(c.rowBytes) +
-                   " is not a multiple of the granule dram.interleave_bytes = " +
-                   std::to_string(granule_));
+    reject(name, "dram.row_bytes = " + std::to_string(c.rowBytes) +
+                     " is not a multiple of the granule dram.interleave_bytes = " +
+                     std::to_string(granule_));
   const uint32_t run = std::max(o.runBytes, granule_);
   if (run % granule_ != 0 || c.rowBytes % run != 0)
-    fail(name, "the run of " + std::to_string(run) + " bytes must be a multiple of dram.interleave_bytes = " +
-                   std::to_string(granule_) + " and divide dram.row_bytes = " +
-                   std::to_string(c.rowBytes));
+    reject(name, "the run of " + std::to_string(run) + " bytes must be a multiple of dram.interleave_bytes = " +
+                     std::to_string(granule_) + " and divide dram.row_bytes = " +
+                     std::to_string(c.rowBytes));
   runBlocks_ = run / granule_;
   const uint64_t rowSpan = uint64_t{banks_} * c.rowBytes;
   rows_ = c.memoryBytes / channels / rowSpan;
   if (rows_ == 0)
-    fail(name, "device memory of " + std::to_string(c.memoryBytes) +
-                   " bytes holds no row of every bank (channels x banks x row_bytes = " +
-                   std::to_string(channels * rowSpan) + ")");
+    reject(name, "device memory of " + std::to_string(c.memoryBytes) +
+                     " bytes holds no row of every bank (channels x banks x row_bytes = " +
+                     std::to_string(channels * rowSpan) + ")");
   channelBytes_ = rows_ * rowSpan;
   period_ = channelBytes_ * channels;
 
@@ -62,14 +62,14 @@ FieldOrderAddressMapping::FieldOrderAddressMapping(const Context& c, const Optio
     else if (f == "col") k = kColumn;
     else if (f == "run") k = kRun;
     else if (f == "rank" && !rank) { rank = true; continue; }  // one rank: width 0
-    else fail(name, "bad field '" + std::string(f) + "' in order \"" + std::string(o.order) + "\"");
-    if (seen[k]) fail(name, "field '" + std::string(f) + "' twice in order \"" + std::string(o.order) + "\"");
+    else reject(name, "bad field '" + std::string(f) + "' in order \"" + std::string(o.order) + "\"");
+    if (seen[k]) reject(name, "field '" + std::string(f) + "' twice in order \"" + std::string(o.order) + "\"");
     seen[k] = true;
     kinds[n++] = k;
   }
   if (!seen[kChannel] || !seen[kBank] || !seen[kRow] || !seen[kColumn])
-    fail(name, "order \"" + std::string(o.order) + "\" lacks one of chan, bank, row, col");
-  if (runBlocks_ > 1 && !seen[kRun]) fail(name, "a run needs a 'run' field in the order");
+    reject(name, "order \"" + std::string(o.order) + "\" lacks one of chan, bank, row, col");
+  if (runBlocks_ > 1 && !seen[kRun]) reject(name, "a run needs a 'run' field in the order");
   const uint64_t radix[kKinds] = {channels, banks_, rows_,
                                   uint64_t{c.rowBytes} / run, runBlocks_};
   uint64_t stride = granule_;

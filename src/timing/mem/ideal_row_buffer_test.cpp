@@ -10,10 +10,10 @@ namespace warpsim::timing::mem {
 namespace {
 
 // GTX 480 timings, no return latency; 4 bursts each (testing/dram_cases.h).
-DramParams params(bool ideal) { return testing::dramParams(DramScheduler::FrFcfs, ideal); }
-DramRequest read(uint32_t bank, uint32_t row, uint32_t tag) { return testing::dramRequest(bank, row, tag); }
+DramParams idealRowParams(bool ideal) { return testing::dramParams(DramScheduler::FrFcfs, ideal); }
+DramRequest lineRead(uint32_t bank, uint32_t row, uint32_t tag) { return testing::dramRequest(bank, row, tag); }
 
-std::vector<std::pair<uint32_t, Cycle>> run(DramChannel& ch, Cycle to) {
+std::vector<std::pair<uint32_t, Cycle>> runUntil(DramChannel& ch, Cycle to) {
   for (Cycle c = 0; c < to; ++c) ch.cycle(c);
   std::vector<std::pair<uint32_t, Cycle>> out;
   auto& done = ch.completions(0);
@@ -22,10 +22,10 @@ std::vector<std::pair<uint32_t, Cycle>> run(DramChannel& ch, Cycle to) {
 }
 
 TEST(IdealRowBuffer, TwoRowsOfOneBankWithoutIt) {
-  DramChannel ch(params(false), 1);
-  ch.enqueue(read(0, 1, 1));
-  ch.enqueue(read(0, 2, 2));
-  const auto done = run(ch, 200);
+  DramChannel ch(idealRowParams(false), 1);
+  ch.enqueue(lineRead(0, 1, 1));
+  ch.enqueue(lineRead(0, 2, 2));
+  const auto done = runUntil(ch, 200);
   // ACT 0, RD(1) 12 -> data until 12 + 12 + 4 = 28. PRE at max(tRAS 28, 12 + 4) = 28,
   // ACT at max(0 + tRC, 28 + tRP) = 40, RD(2) 52 -> 68.
   ASSERT_EQ(done.size(), 2u);
@@ -38,10 +38,10 @@ TEST(IdealRowBuffer, TwoRowsOfOneBankWithoutIt) {
 }
 
 TEST(IdealRowBuffer, TwoRowsOfOneBankWithIt) {
-  DramChannel ch(params(true), 1);
-  ch.enqueue(read(0, 1, 1));
-  ch.enqueue(read(0, 2, 2));
-  const auto done = run(ch, 200);
+  DramChannel ch(idealRowParams(true), 1);
+  ch.enqueue(lineRead(0, 1, 1));
+  ch.enqueue(lineRead(0, 2, 2));
+  const auto done = runUntil(ch, 200);
   // RD(1) at 0 -> data 12..16. RD(2) waits for the bank's bursts (0 + 4) and the bus
   // (16 - tCL = 4): at 4 -> data 16..20.
   ASSERT_EQ(done.size(), 2u);
@@ -54,13 +54,13 @@ TEST(IdealRowBuffer, TwoRowsOfOneBankWithIt) {
 }
 
 TEST(IdealRowBuffer, EveryRequestOfAMixCountsAsARowHit) {
-  DramChannel ch(params(true), 1);
+  DramChannel ch(idealRowParams(true), 1);
   for (uint32_t i = 0; i < 12; ++i) {
-    DramRequest r = read(i % 3, i, i);
+    DramRequest r = lineRead(i % 3, i, i);
     r.write = i % 4 == 3;
     ch.enqueue(r);
   }
-  run(ch, 1000);
+  runUntil(ch, 1000);
   EXPECT_TRUE(ch.empty());
   EXPECT_EQ(ch.stats().rowHits, 12u);
   EXPECT_EQ(ch.stats().rowMisses + ch.stats().activates + ch.stats().precharges, 0u);
@@ -68,13 +68,13 @@ TEST(IdealRowBuffer, EveryRequestOfAMixCountsAsARowHit) {
 }
 
 TEST(IdealRowBuffer, AWriteThatHasTheBusIsFollowedByTheWritesWaiting) {
-  DramChannel ch(params(true), 1);
-  DramRequest w0 = read(0, 1, 0), w2 = read(2, 1, 2);
+  DramChannel ch(idealRowParams(true), 1);
+  DramRequest w0 = lineRead(0, 1, 0), w2 = lineRead(2, 1, 2);
   w0.write = w2.write = true;
   ch.enqueue(w0);
-  ch.enqueue(read(1, 1, 1));
+  ch.enqueue(lineRead(1, 1, 1));
   ch.enqueue(w2);
-  const auto done = run(ch, 200);
+  const auto done = runUntil(ch, 200);
   // WR(0) at 0 -> data 4..8. At 1 the read's data could start at 1 + tCL = 13, the second
   // write's at 8 (issued at 8 - tWL = 4): it waits for the write, WR(2) at 4 -> data 8..12,
   // then RD(1) at 5 -> data 17..21. (Oldest-first would issue the read at 1: data 13..17.)
@@ -85,14 +85,14 @@ TEST(IdealRowBuffer, AWriteThatHasTheBusIsFollowedByTheWritesWaiting) {
 }
 
 TEST(IdealRowBuffer, AReadGoesBeforeAnOlderWriteWhenBothKeepTheBusBusy) {
-  DramChannel ch(params(true), 1);
-  for (uint32_t i = 0; i < 4; ++i) ch.enqueue(read(i, i, i));
-  DramRequest w = read(4, 1, 9);
+  DramChannel ch(idealRowParams(true), 1);
+  for (uint32_t i = 0; i < 4; ++i) ch.enqueue(lineRead(i, i, i));
+  DramRequest w = lineRead(4, 1, 9);
   w.write = true;
   Cycle c = 0;
   for (; c < 2; ++c) ch.cycle(c);
   ch.enqueue(w);  // after the first read took the idle bus
-  ch.enqueue(read(5, 1, 5));
+  ch.enqueue(lineRead(5, 1, 5));
   for (; c < 300; ++c) ch.cycle(c);
   // Reads at 0, 4, 8, 12 -> data back-to-back from 12 to 28. From 13 the write's data and the
   // last read's could both start at 28, the read's command first: RD(5) at 16 -> data 28..32,

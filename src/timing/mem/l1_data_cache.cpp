@@ -5,7 +5,7 @@
 namespace warpsim::timing::mem {
 
 namespace {
-constexpr uint32_t kMaxPrefetches = 4;
+constexpr uint32_t kMaxL1Prefetches = 4;
 }
 
 L1DataCache::L1DataCache(const L1Params& params, SmPort& port, ICachePolicy& policy,
@@ -307,8 +307,8 @@ uint32_t L1DataCache::invalidate(uint64_t lineAddr) {
 }
 
 void L1DataCache::prefetch(const CacheAccessInfo& info, const RequestOrigin& origin) {
-  uint64_t lines[kMaxPrefetches];
-  const uint32_t n = policy_.prefetch(info, lines, kMaxPrefetches);
+  uint64_t lines[kMaxL1Prefetches];
+  const uint32_t n = policy_.prefetch(info, lines, kMaxL1Prefetches);
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t line = lines[i] & ~uint64_t{tags_.lineBytes() - 1};
     const uint32_t set = setOf(line);

@@ -8,10 +8,10 @@ namespace warpsim::timing::mem {
 namespace {
 
 using testing::Harness;
+using testing::kA;
 using testing::record;
 using testing::tinyParams;
 
-constexpr uint64_t kA = 0x7f00'0000'1000ull;
 constexpr uint64_t kL1Hit = 5;
 
 nlohmann::json stats(Harness& h) {

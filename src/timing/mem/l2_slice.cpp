@@ -9,7 +9,7 @@ namespace {
 
 constexpr uint32_t kBypassTag = 1u << 31;  // DRAM read tag: a packet that bypassed the cache
 constexpr uint32_t kSideTag = kBypassTag - 1;  // DRAM read tag: compression side traffic
-constexpr uint32_t kMaxPrefetches = 4;
+constexpr uint32_t kMaxL2Prefetches = 4;
 
 bool heapAfter(const auto& a, const auto& b) {
   return a.ready != b.ready ? a.ready > b.ready : a.seq > b.seq;
@@ -447,8 +447,8 @@ void L2Slice::sendReplies(Cycle now) {
 }
 
 void L2Slice::prefetch(const CacheAccessInfo& info) {
-  uint64_t lines[kMaxPrefetches];
-  const uint32_t n = w_.policy->prefetch(info, lines, kMaxPrefetches);
+  uint64_t lines[kMaxL2Prefetches];
+  const uint32_t n = w_.policy->prefetch(info, lines, kMaxL2Prefetches);
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t line = lines[i] & ~uint64_t{tags_.lineBytes() - 1};
     const uint32_t set = setOf(line);

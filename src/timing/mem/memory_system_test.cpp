@@ -13,10 +13,9 @@ namespace warpsim::timing::mem {
 namespace {
 
 using testing::Harness;
+using testing::kA;
 using testing::record;
 using testing::tinyParams;
-
-constexpr uint64_t kA = 0x7f00'0000'1000ull;
 
 TEST(MemorySystem, ReportsEveryCounterByName) {
   Harness h(tinyParams());

@@ -13,11 +13,11 @@ namespace warpsim::timing::mem {
 namespace {
 
 using testing::Harness;
+using testing::kA;  // zone 0 under xor at bit 8 with 2 zones
 using testing::record;
 using testing::tinyParams;
 
-constexpr uint64_t kA = 0x7f00'0000'1000ull;  // zone 0 under xor at bit 8 with 2 zones
-constexpr uint64_t kB = kA + 0x100;           // zone 1, the same zone-local address as kA
+constexpr uint64_t kB = kA + 0x100;  // zone 1, the same zone-local address as kA
 
 // 2 SMs, 2 channels, 2 modules (SM m and channel m in module m); links of 32 B per cycle (all
 // clocks 1 GHz) and 20 cycles.
@@ -157,7 +157,7 @@ TEST(NumaMemorySystem, InterleaveBitsRangesComeFromWhoeverDrivesThem) {
   EXPECT_EQ(s["numa"]["local_requests"], 1);
 }
 
-MemoryParams read(const std::string& toml, uint32_t sms, uint32_t modules) {
+MemoryParams readParams(const std::string& toml, uint32_t sms, uint32_t modules) {
   config::Tree tree = config::Tree::fromString(toml);
   return readMemoryParams(tree, sms, 1000, modules);
 }
@@ -165,7 +165,7 @@ MemoryParams read(const std::string& toml, uint32_t sms, uint32_t modules) {
 TEST(NumaMemorySystem, ConfigurationErrorsAreOneLine) {
   auto message = [](const std::string& toml, uint32_t sms, uint32_t modules) {
     try {
-      read(toml, sms, modules);
+      readParams(toml, sms, modules);
     } catch (const config::Error& e) {
       return std::string(e.what());
     }
@@ -175,7 +175,7 @@ TEST(NumaMemorySystem, ConfigurationErrorsAreOneLine) {
             "config: error: dram.channels = 6 is not a multiple of gpu.modules = 4");
   EXPECT_EQ(message("[dram]\nchannels = 8\n", 6, 4),
             "config: error: gpu.num_sms = 6 is not a multiple of gpu.modules = 4");
-  const MemoryParams p = read(
+  const MemoryParams p = readParams(
       "[dram]\nchannels = 8\n[module_link]\ngbps = 100\nlatency = 7\n"
       "[zone_placement]\nimpl = \"first-touch\"\npage_bytes = 4096\n",
       8, 4);

@@ -12,7 +12,7 @@
 namespace warpsim::timing::mem {
 namespace {
 
-constexpr uint64_t kBase = func::DeviceMemory::kBaseAddress;
+constexpr uint64_t kHeapBase = func::DeviceMemory::kBaseAddress;
 
 TEST(FramePool, FindsTheNextFreeFrameAndWrapsAround) {
   FramePool pool(130);  // three words, the last one partly past the end
@@ -78,23 +78,23 @@ TEST(PagedAddressMapping, MapsEachPageThroughItsFrameOnceAndLeavesOtherAddresses
   const HashAddressMapping plain(6, 16, 2048, 256);
   EXPECT_EQ(paged.frameOf(3), PagedAddressMapping::kUnplaced);
   // Page 3 (bytes 0x3000..0x3fff from the base) lives in frame 8.
-  const DramAddress a = paged.map(kBase + 0x3123);
-  EXPECT_EQ(shifted->lastAddress, kBase + 0x3123);
+  const DramAddress a = paged.map(kHeapBase + 0x3123);
+  EXPECT_EQ(shifted->lastAddress, kHeapBase + 0x3123);
   EXPECT_EQ(paged.frameOf(3), 8u);
-  const DramAddress e = plain.map(kBase + 8 * 4096 + 0x123);
+  const DramAddress e = plain.map(kHeapBase + 8 * 4096 + 0x123);
   EXPECT_EQ(a.channel, e.channel);
   EXPECT_EQ(a.local, e.local);
   EXPECT_EQ(a.bank, e.bank);
   EXPECT_EQ(a.row, e.row);
   EXPECT_EQ(paged.pagesPlaced(), 1u);
-  paged.map(kBase + 0x3fff);  // the same page: no new placement
+  paged.map(kHeapBase + 0x3fff);  // the same page: no new placement
   EXPECT_EQ(paged.pagesPlaced(), 1u);
   // Page 62 wraps to frame 3.
-  EXPECT_EQ(paged.map(kBase + 62 * 4096).local, plain.map(kBase + 3 * 4096).local);
+  EXPECT_EQ(paged.map(kHeapBase + 62 * 4096).local, plain.map(kHeapBase + 3 * 4096).local);
   EXPECT_EQ(paged.pagesPlaced(), 2u);
   // Below the base and past the frames: as they are.
   EXPECT_EQ(paged.map(0x1000).local, plain.map(0x1000).local);
-  EXPECT_EQ(paged.map(kBase + 64 * 4096).local, plain.map(kBase + 64 * 4096).local);
+  EXPECT_EQ(paged.map(kHeapBase + 64 * 4096).local, plain.map(kHeapBase + 64 * 4096).local);
   EXPECT_EQ(paged.pagesPlaced(), 2u);
 }
 
@@ -104,9 +104,9 @@ TEST(PagedAddressMapping, RefusesAPlacementThatGivesOneFrameTwice) {
   space.frames = 8;
   PagedAddressMapping paged(std::make_unique<HashAddressMapping>(2, 4, 2048, 256),
                             std::make_unique<ShiftedPlacement>(8, 0, true), space);
-  paged.map(kBase);
+  paged.map(kHeapBase);
   try {
-    paged.map(kBase + 4096);
+    paged.map(kHeapBase + 4096);
     FAIL() << "no error";
   } catch (const std::logic_error& e) {
     EXPECT_STREQ(e.what(), "page placement gave page 1 frame 1, already taken");

@@ -7,7 +7,7 @@
 namespace warpsim::timing::mem {
 namespace {
 
-SharedPasses run(uint64_t strideBytes, uint32_t bytes, uint32_t mask = ~0u, uint64_t base = 0,
+SharedPasses passesOf(uint64_t strideBytes, uint32_t bytes, uint32_t mask = ~0u, uint64_t base = 0,
                  uint32_t numBanks = 32, uint32_t bankBytes = 4) {
   SharedBanks banks(numBanks, bankBytes);
   uint64_t offset[32];
@@ -16,24 +16,24 @@ SharedPasses run(uint64_t strideBytes, uint32_t bytes, uint32_t mask = ~0u, uint
 }
 
 TEST(SharedBanks, StrideOneWordIsConflictFree) {
-  const SharedPasses p = run(4, 4);
+  const SharedPasses p = passesOf(4, 4);
   EXPECT_EQ(p.passes, 1u);
   EXPECT_EQ(p.cycles, 1u);
   EXPECT_EQ(p.replays(), 0u);
 }
 
 TEST(SharedBanks, StrideTwoWordsIsTwoWay) {
-  EXPECT_EQ(run(8, 4).cycles, 2u);
-  EXPECT_EQ(run(8, 4).replays(), 1u);
+  EXPECT_EQ(passesOf(8, 4).cycles, 2u);
+  EXPECT_EQ(passesOf(8, 4).replays(), 1u);
 }
 
 TEST(SharedBanks, StrideThirtyTwoWordsIsThirtyTwoWay) {
-  EXPECT_EQ(run(128, 4).cycles, 32u);
-  EXPECT_EQ(run(128, 4).replays(), 31u);
+  EXPECT_EQ(passesOf(128, 4).cycles, 32u);
+  EXPECT_EQ(passesOf(128, 4).replays(), 31u);
 }
 
 TEST(SharedBanks, SameWordIsBroadcast) {
-  EXPECT_EQ(run(0, 4).cycles, 1u);
+  EXPECT_EQ(passesOf(0, 4).cycles, 1u);
   // Two words per bank-0 row... lanes alternating between two words of one bank: 2-way.
   SharedBanks banks(32, 4);
   uint64_t offset[32];
@@ -42,38 +42,38 @@ TEST(SharedBanks, SameWordIsBroadcast) {
 }
 
 TEST(SharedBanks, BytesOfOneWordShareIt) {
-  EXPECT_EQ(run(1, 1).cycles, 1u);  // 32 bytes in 8 words of 8 banks
+  EXPECT_EQ(passesOf(1, 1).cycles, 1u);  // 32 bytes in 8 words of 8 banks
 }
 
 TEST(SharedBanks, EightByteAccessesGoByHalfWarps) {
-  const SharedPasses unit = run(8, 8);
+  const SharedPasses unit = passesOf(8, 8);
   EXPECT_EQ(unit.passes, 2u);
   EXPECT_EQ(unit.cycles, 2u);
   EXPECT_EQ(unit.replays(), 0u);
   // 16-byte stride: lanes i and i + 8 of a half-warp share banks: 2-way in each pass.
-  const SharedPasses wide = run(16, 8);
+  const SharedPasses wide = passesOf(16, 8);
   EXPECT_EQ(wide.passes, 2u);
   EXPECT_EQ(wide.cycles, 4u);
   EXPECT_EQ(wide.replays(), 2u);
   // Only the first half-warp active: one pass.
-  EXPECT_EQ(run(8, 8, 0x0000FFFFu).passes, 1u);
+  EXPECT_EQ(passesOf(8, 8, 0x0000FFFFu).passes, 1u);
 }
 
 TEST(SharedBanks, SixteenByteAccessesGoByQuarterWarps) {
-  const SharedPasses p = run(16, 16);
+  const SharedPasses p = passesOf(16, 16);
   EXPECT_EQ(p.passes, 4u);
   EXPECT_EQ(p.cycles, 4u);
 }
 
 TEST(SharedBanks, InactiveLanesDoNotConflict) {
-  EXPECT_EQ(run(128, 4, 0x1u).cycles, 1u);
-  EXPECT_EQ(run(128, 4, 0x3u).cycles, 2u);
-  EXPECT_EQ(run(128, 4, 0).passes, 0u);
+  EXPECT_EQ(passesOf(128, 4, 0x1u).cycles, 1u);
+  EXPECT_EQ(passesOf(128, 4, 0x3u).cycles, 2u);
+  EXPECT_EQ(passesOf(128, 4, 0).passes, 0u);
 }
 
 // Eight 16-byte banks, one row per cluster per pass (a unified register/shared/L1 array): an
 // access must fall in 8 rows, one in each bank, to take one pass.
-SharedPasses unified(uint64_t strideBytes, uint32_t bytes) { return run(strideBytes, bytes, ~0u, 0, 8, 16); }
+SharedPasses unified(uint64_t strideBytes, uint32_t bytes) { return passesOf(strideBytes, bytes, ~0u, 0, 8, 16); }
 
 TEST(SharedBanks, SixteenByteRowsServeConsecutiveWordsInOnePass) {
   EXPECT_EQ(unified(4, 4).passes, 1u);
@@ -91,7 +91,7 @@ TEST(SharedBanks, PaddingThatAvoidsConflictsOnWordBanksDoesNotOnRowBanks) {
   // A stride of 33 words (a padded column walk) is conflict-free on 32 four-byte banks; on 8
   // sixteen-byte banks lanes 0-3 fall in rows 0, 8, 16, 24 (bank 0), lanes 4-7 in bank 1, ...:
   // four rows per bank.
-  EXPECT_EQ(run(132, 4).cycles, 1u);
+  EXPECT_EQ(passesOf(132, 4).cycles, 1u);
   EXPECT_EQ(unified(132, 4).cycles, 4u);
   EXPECT_EQ(unified(132, 4).replays(), 3u);
 }

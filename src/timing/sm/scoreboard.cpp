@@ -6,11 +6,11 @@ namespace warpsim::timing {
 
 namespace {
 
-inline bool test(const uint64_t* words, uint32_t reg, unsigned plane) {
+inline bool testPlane(const uint64_t* words, uint32_t reg, unsigned plane) {
   return (words[(reg >> 6) * 3 + plane] >> (reg & 63)) & 1;
 }
 
-inline void set(uint64_t* words, uint32_t reg, unsigned plane) {
+inline void setPlane(uint64_t* words, uint32_t reg, unsigned plane) {
   words[(reg >> 6) * 3 + plane] |= uint64_t{1} << (reg & 63);
 }
 
@@ -45,10 +45,10 @@ Stall Scoreboard::check(uint32_t slot, const DecodedInstr& d, bool* longLatency)
   const uint64_t* p = predWords(slot);
   bool hazard = false, mem = false, lng = false;
   auto look = [&](const uint64_t* w, uint32_t reg) {
-    if (!test(w, reg, kPending)) return;
+    if (!testPlane(w, reg, kPending)) return;
     hazard = true;
-    mem = mem || test(w, reg, kMem);
-    lng = lng || test(w, reg, kLong);
+    mem = mem || testPlane(w, reg, kMem);
+    lng = lng || testPlane(w, reg, kLong);
   };
   for (unsigned i = 0; i < d.numSrc; ++i) look(r, d.src[i]);
   for (unsigned i = 0; i < d.numDst; ++i) look(r, d.dst[i]);
@@ -65,9 +65,9 @@ void Scoreboard::reserve(uint32_t slot, const DecodedInstr& d) {
   const bool mem = d.has(DecodedInstr::kMemory);
   const bool lng = d.has(DecodedInstr::kLongLatency);
   auto mark = [&](uint64_t* w, uint32_t reg) {
-    set(w, reg, kPending);
-    if (mem) set(w, reg, kMem);
-    if (lng) set(w, reg, kLong);
+    setPlane(w, reg, kPending);
+    if (mem) setPlane(w, reg, kMem);
+    if (lng) setPlane(w, reg, kLong);
   };
   for (unsigned i = 0; i < d.numDst; ++i) mark(r, d.dst[i]);
   for (unsigned i = 0; i < d.numPredDst; ++i) mark(p, d.predDst[i]);
@@ -91,10 +91,10 @@ bool Scoreboard::firstHazard(uint32_t slot, const DecodedInstr& d, uint32_t* reg
   const uint64_t* r = regWords(slot);
   const uint64_t* p = predWords(slot);
   auto hit = [&](const uint64_t* w, uint32_t x, bool pred) {
-    if (!test(w, x, kPending)) return false;
+    if (!testPlane(w, x, kPending)) return false;
     *reg = x;
     *isPred = pred;
-    *memory = test(w, x, kMem);
+    *memory = testPlane(w, x, kMem);
     return true;
   };
   for (unsigned i = 0; i < d.numSrc; ++i) if (hit(r, d.src[i], false)) return true;

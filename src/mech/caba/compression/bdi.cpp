@@ -19,11 +19,10 @@ constexpr uint8_t kReservedBit = 0x20;
 
 constexpr BdiShape kShapes[kBdiEncodingCount] = {{0, 0}, {8, 0}, {8, 1}, {8, 2},
                                                  {8, 4}, {4, 1}, {4, 2}, {2, 1}};
-constexpr std::string_view kNames[kBdiEncodingCount] = {"zeros", "repeated", "b8d1", "b8d2",
-                                                        "b8d4",  "b4d1",     "b4d2", "b2d1"};
+constexpr std::string_view kEncodingNames[kBdiEncodingCount] = {
+    "zeros", "repeated", "b8d1", "b8d2", "b8d4", "b4d1", "b4d2", "b2d1"};
 
 bool isBaseDelta(BdiEncoding e) { return kShapes[unsigned(e)].deltaBytes != 0; }
-uint32_t maskBytes(uint32_t values) { return (values + 7) / 8; }
 
 bool allZero(const uint8_t* line, uint32_t lineBytes) {
   for (uint32_t i = 0; i < lineBytes; ++i)
@@ -61,7 +60,7 @@ uint32_t encodeBaseDelta(const uint8_t* line, uint32_t lineBytes, BdiEncoding e,
     if (!fitsSigned(v, k, d)) return 0;
     usesZeroBase = true;
   }
-  const uint32_t selectorBytes = usesZeroBase ? maskBytes(n) : 0;
+  const uint32_t selectorBytes = usesZeroBase ? bdiMaskBytes(n) : 0;
   const uint32_t size = 1 + selectorBytes + k + n * d;
   if (!out) return size;
 
@@ -105,14 +104,14 @@ uint32_t encode(const uint8_t* line, uint32_t lineBytes, BdiEncoding e, uint8_t*
 
 BdiShape bdiShape(BdiEncoding encoding) { return kShapes[unsigned(encoding)]; }
 
-std::string_view bdiEncodingName(uint8_t id) { return id < kBdiEncodingCount ? kNames[id] : "invalid"; }
+std::string_view bdiEncodingName(uint8_t id) { return id < kBdiEncodingCount ? kEncodingNames[id] : "invalid"; }
 
 uint32_t bdiEncodedBytes(BdiEncoding encoding, uint32_t lineBytes, bool withMask) {
   const BdiShape s = kShapes[unsigned(encoding)];
   if (encoding == BdiEncoding::Zeros) return 1;
   if (encoding == BdiEncoding::Repeated) return 1 + 8;
   const uint32_t n = lineBytes / s.baseBytes;
-  return 1 + (withMask ? maskBytes(n) : 0) + s.baseBytes + n * s.deltaBytes;
+  return 1 + (withMask ? bdiMaskBytes(n) : 0) + s.baseBytes + n * s.deltaBytes;
 }
 
 bool bdiCabaKeeps(BdiEncoding encoding, uint32_t lineBytes) {
@@ -154,7 +153,7 @@ bool decompressBdi(const uint8_t* in, uint32_t inBytes, uint8_t* line, uint32_t 
   if (id >= kBdiEncodingCount)
     return format::fail(error, "bdi: encoding id " + std::to_string(id) + " is not a BDI encoding");
   const auto e = BdiEncoding(id);
-  const std::string name(kNames[id]);
+  const std::string name(kEncodingNames[id]);
   if (cabaSubset && !bdiCabaKeeps(e, lineBytes))
     return format::fail(error, "bdi-caba: encoding " + name + " is not kept at " +
                                    std::to_string(lineBytes) + "-byte lines");
@@ -177,7 +176,7 @@ bool decompressBdi(const uint8_t* in, uint32_t inBytes, uint8_t* line, uint32_t 
   const unsigned k = kShapes[id].baseBytes;
   const unsigned d = kShapes[id].deltaBytes;
   const uint32_t n = lineBytes / k;
-  const uint32_t selectorBytes = hasMask ? maskBytes(n) : 0;
+  const uint32_t selectorBytes = hasMask ? bdiMaskBytes(n) : 0;
   const uint8_t* selectors = in + 1;
   if (hasMask && n % 8 != 0 && (selectors[selectorBytes - 1] >> (n % 8)) != 0)
     return format::fail(error, "bdi: selector bits past the last value are set");

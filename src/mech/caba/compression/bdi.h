@@ -41,6 +41,9 @@ BdiShape bdiShape(BdiEncoding encoding);
 // "zeros", "repeated", "b8d1", "b8d2", "b8d4", "b4d1", "b4d2", "b2d1"; "invalid" otherwise.
 std::string_view bdiEncodingName(uint8_t id);
 
+// The size of the selector mask (a bit per value) of a line of `values` values.
+inline uint32_t bdiMaskBytes(uint32_t values) { return (values + 7) / 8; }
+
 // The encoded size of a line of lineBytes under the encoding, with or without the selector mask.
 uint32_t bdiEncodedBytes(BdiEncoding encoding, uint32_t lineBytes, bool withMask);
 

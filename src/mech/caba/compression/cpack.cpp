@@ -15,7 +15,8 @@ constexpr uint32_t kMaxWords = 128 / 4;
 constexpr uint8_t kEntryBits = 0x07;
 constexpr uint8_t kReservedBits = 0x38;
 constexpr uint32_t kUpperBytes = 0xFFFFFF00u;
-constexpr std::string_view kNames[kCPackPatternCount] = {"zzzz", "zzzx", "mmmm", "mmmx"};
+constexpr std::string_view kCPackPatternNames[kCPackPatternCount] = {"zzzz", "zzzx", "mmmm",
+                                                                     "mmmx"};
 
 bool hasMismatchByte(CPackPattern p) { return p == CPackPattern::Zzzx || p == CPackPattern::Mmmx; }
 
@@ -37,7 +38,7 @@ int codeOf(uint32_t word, const Dictionary& dict) {
 
 }  // namespace
 
-std::string_view cpackPatternName(uint8_t code) { return code < kCPackPatternCount ? kNames[code] : "invalid"; }
+std::string_view cpackPatternName(uint8_t code) { return code < kCPackPatternCount ? kCPackPatternNames[code] : "invalid"; }
 
 CompressedLine compressCPack(const uint8_t* line, uint32_t lineBytes, uint8_t* out) {
   const uint32_t n = lineBytes / 4;
@@ -93,7 +94,7 @@ bool decompressCPack(const uint8_t* in, uint32_t inBytes, uint8_t* line, uint32_
     const unsigned index = code >> 2;
     const bool matches = p == CPackPattern::Mmmm || p == CPackPattern::Mmmx;
     if (matches ? index >= entries : index != 0)
-      return format::fail(error, "cpack: word " + std::to_string(w) + " (" + std::string(kNames[code & 3]) +
+      return format::fail(error, "cpack: word " + std::to_string(w) + " (" + std::string(kCPackPatternNames[code & 3]) +
                                      ") has dictionary index " + std::to_string(index) + " with " +
                                      std::to_string(entries) + " entries");
     mismatches += hasMismatchByte(p) ? 1 : 0;

@@ -13,7 +13,7 @@ using format::loadLE;
 using format::storeLE;
 
 constexpr uint32_t kPayload[kFpcPatternCount] = {0, 4, 8, 16, 16, 16, 8, 32};
-constexpr std::string_view kNames[kFpcPatternCount] = {
+constexpr std::string_view kFpcPatternNames[kFpcPatternCount] = {
     "zero", "sext4", "sext8", "sext16", "halfword-padded", "two-sext8-halfwords", "repeated-bytes", "raw"};
 // Codes by payload size, ties to the lower code: the first a segment fits is its pattern.
 constexpr uint8_t kBySize[kFpcPatternCount] = {0, 1, 2, 6, 3, 4, 5, 7};
@@ -77,7 +77,7 @@ uint32_t wordOf(uint32_t payload, FpcPattern p) {
 
 uint32_t fpcSegmentBytes(FpcPattern pattern) { return kPayload[unsigned(pattern)]; }
 
-std::string_view fpcPatternName(uint8_t code) { return code < kFpcPatternCount ? kNames[code] : "invalid"; }
+std::string_view fpcPatternName(uint8_t code) { return code < kFpcPatternCount ? kFpcPatternNames[code] : "invalid"; }
 
 uint8_t fpcPatternsFitting(uint32_t word) {
   uint8_t fits = 1u << unsigned(FpcPattern::Raw);

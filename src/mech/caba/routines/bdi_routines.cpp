@@ -13,8 +13,6 @@ constexpr BdiEncoding kBaseDelta[] = {BdiEncoding::B8D1, BdiEncoding::B8D2, BdiE
 
 uint32_t values(BdiEncoding e, uint32_t lineBytes) { return lineBytes / bdiShape(e).baseBytes; }
 
-uint32_t maskBytes(uint32_t n) { return (n + 7) / 8; }
-
 // Value v from its delta (%r12, sign-extended) and the base (%rd1 when 8 bytes, else `base32`),
 // or the zero base where bit tid of the selector bits (`bits()` emits their load, if any, and
 // names their register) is set; written at [lineBytes + v * B], the routine's output.
@@ -46,10 +44,10 @@ void emitValue(Emit& emit, uint32_t B, const std::string& base32, const std::str
 // Decompression: lane v rebuilds value v (and v + 32) from the base and its delta. The staging
 // buffer is the routine's only shared variable, at shared address 0, so a lane's addresses are
 // its index scaled plus a constant offset.
-std::string decompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
+std::string bdiDecompressRoutine(BdiEncoding e, bool mask, uint32_t L) {
   const BdiShape s = bdiShape(e);
   const uint32_t B = s.baseBytes, D = s.deltaBytes, n = values(e, L);
-  const uint32_t BO = 1 + (mask ? maskBytes(n) : 0), DO = BO + B;
+  const uint32_t BO = 1 + (mask ? bdiMaskBytes(n) : 0), DO = BO + B;
   std::string t;
   auto emit = [&t](const std::string& line) { t += "  " + line + "\n"; };
   t += fmt::format(".entry {}(.param .u64 line)\n{{\n", bdiDecompressName(e, mask));
@@ -143,7 +141,7 @@ std::string directLoadRoutine(BdiEncoding e, bool mask, uint32_t L) {
 // that does not fit the zero base, found with a ballot and broadcast with a shuffle) is tested
 // next, and a warp-wide vote decides; the first encoding every value fits is written with byte
 // stores. None fits: 0xFF at the head.
-std::string compressRoutine(uint32_t L) {
+std::string bdiCompressRoutine(uint32_t L) {
   std::string t;
   auto emit = [&t](const std::string& line) { t += "  " + line + "\n"; };
   t += fmt::format(".entry {}(.param .u64 line)\n{{\n", kBdiCompressName);
@@ -266,7 +264,7 @@ std::string compressRoutine(uint32_t L) {
                      static_cast<uint32_t>(e)));
     emit("cvt.u16.u32 %rs0, %r23;");
     emit(fmt::format("@%p10 st.shared.u8 [buf+{}], %rs0;", L));
-    const uint32_t MB = maskBytes(n);
+    const uint32_t MB = bdiMaskBytes(n);
     emit(fmt::format("selp.b32 %r24, {}, 1, %p5;", 1 + MB));  // the base's offset
     // Mask bytes: lane j < MB writes byte j.
     emit(fmt::format("setp.lt.u32 %p8, %r0, {};", MB));
@@ -336,10 +334,10 @@ uint32_t bdiDirectLoadStaging(const uint8_t* encoded, uint32_t lineBytes, uint8_
   const bool mask = (encoded[0] & 0x10) != 0;
   const BdiShape s = bdiShape(e);
   const uint32_t n = values(e, lineBytes);
-  const uint32_t bo = 1 + (mask ? maskBytes(n) : 0);
+  const uint32_t bo = 1 + (mask ? bdiMaskBytes(n) : 0);
   std::memset(staging, 0, kBdiDirectLoadDeltas);
   std::memcpy(staging, encoded + bo, s.baseBytes);
-  if (mask) std::memcpy(staging + 8, encoded + 1, maskBytes(n));
+  if (mask) std::memcpy(staging + 8, encoded + 1, bdiMaskBytes(n));
   std::memcpy(staging + kBdiDirectLoadDeltas, encoded + bo + s.baseBytes, n * s.deltaBytes);
   return kBdiDirectLoadDeltas + n * s.deltaBytes;
 }
@@ -353,12 +351,12 @@ std::string bdiRoutines(uint32_t lineBytes) {
   std::string t;
   for (BdiEncoding e : kBaseDelta) {
     if (!bdiCabaKeeps(e, lineBytes)) continue;
-    t += decompressRoutine(e, false, lineBytes);
-    t += decompressRoutine(e, true, lineBytes);
+    t += bdiDecompressRoutine(e, false, lineBytes);
+    t += bdiDecompressRoutine(e, true, lineBytes);
     t += directLoadRoutine(e, false, lineBytes);
     t += directLoadRoutine(e, true, lineBytes);
   }
-  t += compressRoutine(lineBytes);
+  t += bdiCompressRoutine(lineBytes);
   return t;
 }
 

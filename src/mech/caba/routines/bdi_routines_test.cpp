@@ -15,11 +15,9 @@
 namespace warpsim::mech::caba {
 namespace {
 
-const std::string kHeader = kRoutineModuleHeader;
-
 // A line meant for encoding e: values of its base size, an explicit base far from zero, deltas
 // spread over the encoding's delta size; with `mask`, every fifth value small (zero base).
-void makeLine(uint8_t* line, uint32_t L, BdiEncoding e, bool mask, std::mt19937_64& rng) {
+void makeBdiLine(uint8_t* line, uint32_t L, BdiEncoding e, bool mask, std::mt19937_64& rng) {
   const BdiShape s = bdiShape(e);
   const uint64_t base = s.baseBytes == 8   ? 0x7f0000000000ull + rng() % 100000
                         : s.baseBytes == 4 ? 0x80000000ull + rng() % 100000
@@ -33,13 +31,14 @@ void makeLine(uint8_t* line, uint32_t L, BdiEncoding e, bool mask, std::mt19937_
   }
 }
 
-class BdiRoutines : public testing::TestWithParam<uint32_t> {};
+class BdiRoutines : public ::testing::TestWithParam<uint32_t> {};
 
 // Each line through its decompression routine and its Direct-Load routine (bdiDirectLoadStaging
 // stands for the coalescer's extraction: the deltas end the encoded line).
 TEST_P(BdiRoutines, DecompressAndDirectLoadEveryEncodingExactly) {
   const uint32_t L = GetParam();
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(L), "bdi.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + bdiRoutines(L), "bdi.ptx"));
   timing::AssistExecutor exec(store);
   std::mt19937_64 rng(7);
   int checked = 0;
@@ -47,7 +46,7 @@ TEST_P(BdiRoutines, DecompressAndDirectLoadEveryEncodingExactly) {
   for (int trial = 0; trial < 600; ++trial) {
     uint8_t line[128], encoded[128];
     const BdiEncoding target = static_cast<BdiEncoding>(2 + trial % 6);
-    makeLine(line, L, target, trial % 12 >= 6, rng);
+    makeBdiLine(line, L, target, trial % 12 >= 6, rng);
     const CompressedLine c = compress(Algorithm::BdiCaba, line, L, encoded);
     if (!c.compressible) continue;
     const bool mask = (encoded[0] & 0x10) != 0;
@@ -86,7 +85,8 @@ TEST_P(BdiRoutines, DecompressAndDirectLoadEveryEncodingExactly) {
 
 TEST_P(BdiRoutines, CompressWritesTheLibrarysBytes) {
   const uint32_t L = GetParam();
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(L), "bdi.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + bdiRoutines(L), "bdi.ptx"));
   timing::AssistExecutor exec(store);
   std::mt19937_64 rng(11);
   std::map<std::string, int> seen;
@@ -95,7 +95,7 @@ TEST_P(BdiRoutines, CompressWritesTheLibrarysBytes) {
     if (trial % 10 == 9) {
       for (uint32_t i = 0; i < L; ++i) line[i] = static_cast<uint8_t>(rng());  // incompressible
     } else {
-      makeLine(line, L, static_cast<BdiEncoding>(2 + trial % 6), trial % 12 >= 6, rng);
+      makeBdiLine(line, L, static_cast<BdiEncoding>(2 + trial % 6), trial % 12 >= 6, rng);
     }
     const CompressedLine c = compress(Algorithm::BdiCaba, line, L, encoded);
     const uint64_t address = 0;
@@ -115,7 +115,7 @@ TEST_P(BdiRoutines, CompressWritesTheLibrarysBytes) {
   EXPECT_GE(seen.size(), L == 128 ? 10u : 5u);
 }
 
-INSTANTIATE_TEST_SUITE_P(LineSizes, BdiRoutines, testing::Values(64u, 128u));
+INSTANTIATE_TEST_SUITE_P(LineSizes, BdiRoutines, ::testing::Values(64u, 128u));
 
 // Sixteen 8-byte pointers 0x8001D000 + 8i: b8d1, 25 bytes.
 void pointerLine(uint8_t* line) {
@@ -134,7 +134,8 @@ void pointersAndSmallInts(uint8_t* line) {
 }
 
 TEST(BdiRoutineCost, DecompressingAB8D1LineTakesFourteenWarpInstructions) {
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(128), "bdi.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + bdiRoutines(128), "bdi.ptx"));
   timing::AssistExecutor exec(store);
   uint8_t line[128], encoded[128];
   pointerLine(line);
@@ -159,7 +160,8 @@ TEST(BdiRoutineCost, DecompressingAB8D1LineTakesFourteenWarpInstructions) {
 }
 
 TEST(BdiRoutineCost, DirectLoadOfAB8D1LineTakesEightWarpInstructionsTwelveWithTheMask) {
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + bdiRoutines(128), "bdi.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + bdiRoutines(128), "bdi.ptx"));
   timing::AssistExecutor exec(store);
   uint8_t line[128], encoded[128];
   pointerLine(line);

@@ -15,13 +15,13 @@ namespace warpsim::mech::caba {
 
 namespace {
 
-uint32_t laneMask(uint32_t lineBytes) {
+uint32_t cpackLaneMask(uint32_t lineBytes) {
   return cpackLanes(lineBytes) >= 32 ? ~0u : (1u << cpackLanes(lineBytes)) - 1;
 }
 
 // Algorithm 8. Registers: %r0 word (lane), %r1 buf, %r2 buf + 4 entries, %r4 the word's code,
 // %r5 the word. %p0: the pattern takes a dictionary entry; %p1: it has a mismatch byte.
-std::string decompressRoutine(uint32_t L) {
+std::string cpackDecompressRoutine(uint32_t L) {
   const uint32_t W = cpackLanes(L);
   RoutineText t;
   t.emit("ld.param.u64 %rd0, [line];");  // the live-in (the line's address)
@@ -50,7 +50,7 @@ std::string decompressRoutine(uint32_t L) {
   t.emit("@%p0 ld.shared.u32 %r6, [%r3+4];");
   t.emit("@%p0 shf.r.wrap.b32 %r5, %r5, %r6, 8;");
   // The mismatch byte: the earlier words with one give its index.
-  t.emit(fmt::format("vote.sync.ballot.b32 %r3, %p1, {:#x};", laneMask(L)));
+  t.emit(fmt::format("vote.sync.ballot.b32 %r3, %p1, {:#x};", cpackLaneMask(L)));
   t.emit("mov.u32 %r6, %lanemask_lt;");
   t.emit("and.b32 %r3, %r3, %r6;");
   t.emit("popc.b32 %r3, %r3;");
@@ -66,8 +66,8 @@ std::string decompressRoutine(uint32_t L) {
 // Algorithm 9. Registers: %r0 word (lane), %r1 buf, %r2 the word, %r3 its upper three bytes,
 // %r4 its entry, %r5 4 * its entry's index, then its code; %r6, %r7 the first uncovered lane
 // and its word. %p0: the word is covered; %p2: the word is a dictionary entry; %p3: lane 0.
-std::string compressRoutine(uint32_t L) {
-  const uint32_t W = cpackLanes(L), mask = laneMask(L);
+std::string cpackCompressRoutine(uint32_t L) {
+  const uint32_t W = cpackLanes(L), mask = cpackLaneMask(L);
   RoutineText t;
   t.emit("ld.param.u64 %rd0, [line];");  // the live-in (the line's address)
   t.emit("mov.u32 %r0, %tid.x;");
@@ -149,7 +149,7 @@ uint32_t cpackLanes(uint32_t lineBytes) { return lineBytes / 4; }
 std::string cpackRoutines(uint32_t lineBytes) {
   if (lineBytes != 64 && lineBytes != 128)
     throw std::invalid_argument(fmt::format("cpack routines: {}-byte lines (64 or 128)", lineBytes));
-  return decompressRoutine(lineBytes) + compressRoutine(lineBytes);
+  return cpackDecompressRoutine(lineBytes) + cpackCompressRoutine(lineBytes);
 }
 
 }  // namespace warpsim::mech::caba

@@ -19,9 +19,7 @@
 namespace warpsim::mech::caba {
 namespace {
 
-const std::string kHeader = kRoutineModuleHeader;
-
-uint32_t activeMask(uint32_t lineBytes) {
+uint32_t cpackLaneMask(uint32_t lineBytes) {
   return cpackLanes(lineBytes) >= 32 ? ~0u : (1u << cpackLanes(lineBytes)) - 1;
 }
 
@@ -29,7 +27,7 @@ uint32_t activeMask(uint32_t lineBytes) {
 // dictionary holds leaves the line uncompressed) and narrow words; the trial sets how often a
 // word is zero, narrow, or deviates from its family's first word in the low byte. Every tenth
 // line is random bytes.
-void makeLine(uint8_t* line, uint32_t L, int trial, std::mt19937_64& rng) {
+void makeCPackLine(uint8_t* line, uint32_t L, int trial, std::mt19937_64& rng) {
   if (trial % 10 == 9) {
     for (uint32_t i = 0; i < L; ++i) line[i] = uint8_t(rng());
     return;
@@ -62,11 +60,12 @@ uint32_t distinctUppers(const uint8_t* line, uint32_t L) {
   return uint32_t(uppers.size());
 }
 
-class CPackRoutines : public testing::TestWithParam<uint32_t> {};
+class CPackRoutines : public ::testing::TestWithParam<uint32_t> {};
 
 TEST_P(CPackRoutines, DecompressEveryPatternAndDictionarySizeExactly) {
   const uint32_t L = GetParam();
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + cpackRoutines(L), "cpack.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + cpackRoutines(L), "cpack.ptx"));
   timing::AssistExecutor exec(store);
   const uint32_t routine = store.require(kCPackDecompressName);
   std::mt19937_64 rng(7);
@@ -75,11 +74,11 @@ TEST_P(CPackRoutines, DecompressEveryPatternAndDictionarySizeExactly) {
   uint8_t patterns = 0;
   for (int trial = 0; trial < 800; ++trial) {
     uint8_t line[128], encoded[128];
-    makeLine(line, L, trial, rng);
+    makeCPackLine(line, L, trial, rng);
     const CompressedLine c = compress(Algorithm::CPack, line, L, encoded);
     if (!c.compressible) continue;
     const uint64_t address = 0x7f0000001000ull;
-    ASSERT_TRUE(exec.run(routine, activeMask(L), encoded, c.bytes, &address, 1)) << exec.error();
+    ASSERT_TRUE(exec.run(routine, cpackLaneMask(L), encoded, c.bytes, &address, 1)) << exec.error();
     ASSERT_EQ(std::memcmp(exec.shared() + L, line, L), 0)
         << "trial " << trial << " " << encodingName(Algorithm::CPack, c.encoding);
     entryCounts.insert(encoded[0] & 7);
@@ -93,7 +92,8 @@ TEST_P(CPackRoutines, DecompressEveryPatternAndDictionarySizeExactly) {
 
 TEST_P(CPackRoutines, CompressWritesTheLibrarysBytes) {
   const uint32_t L = GetParam();
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + cpackRoutines(L), "cpack.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + cpackRoutines(L), "cpack.ptx"));
   timing::AssistExecutor exec(store);
   const uint32_t routine = store.require(kCPackCompressName);
   std::mt19937_64 rng(11);
@@ -102,11 +102,11 @@ TEST_P(CPackRoutines, CompressWritesTheLibrarysBytes) {
   int tooManyEntries = 0;
   for (int trial = 0; trial < 800; ++trial) {
     uint8_t line[128], encoded[128];
-    makeLine(line, L, trial, rng);
+    makeCPackLine(line, L, trial, rng);
     if (trial % 100 == 0) std::memset(line, 0, L);  // zzzz only: no dictionary
     const CompressedLine c = compress(Algorithm::CPack, line, L, encoded);
     const uint64_t address = 0;
-    ASSERT_TRUE(exec.run(routine, activeMask(L), line, L, &address, 1)) << exec.error();
+    ASSERT_TRUE(exec.run(routine, cpackLaneMask(L), line, L, &address, 1)) << exec.error();
     const uint8_t* out = exec.shared() + L;
     if (!c.compressible) {
       EXPECT_EQ(out[0], 0xFF) << "trial " << trial;
@@ -128,7 +128,7 @@ TEST_P(CPackRoutines, CompressWritesTheLibrarysBytes) {
   EXPECT_EQ(entryCounts, (std::set<uint32_t>{0, 1, 2, 3, 4}));
 }
 
-INSTANTIATE_TEST_SUITE_P(LineSizes, CPackRoutines, testing::Values(64u, 128u));
+INSTANTIATE_TEST_SUITE_P(LineSizes, CPackRoutines, ::testing::Values(64u, 128u));
 
 TEST(CPackRoutines, OnlySixtyFourAndOneTwentyEightByteLines) {
   EXPECT_THROW(cpackRoutines(32), std::invalid_argument);
@@ -149,7 +149,8 @@ std::vector<uint8_t> recordLine() {
 }
 
 TEST(CPackRoutineCost, DecompressionTakesThirtyTwoWarpInstructionsWhateverTheLine) {
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + cpackRoutines(128), "cpack.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + cpackRoutines(128), "cpack.ptx"));
   timing::AssistExecutor exec(store);
   const uint32_t routine = store.require(kCPackDecompressName);
   const std::vector<uint8_t> line = recordLine();
@@ -174,7 +175,8 @@ TEST(CPackRoutineCost, DecompressionTakesThirtyTwoWarpInstructionsWhateverTheLin
   EXPECT_EQ(std::memcmp(exec.shared() + 128, zeros.data(), 128), 0);
   EXPECT_EQ(exec.steps().size(), 32u);
   // At 64 B (the first half of the record line: two entries again): the same 32.
-  timing::AssistRoutineStore store64(ptx::parseModule(kHeader + cpackRoutines(64), "cpack.ptx"));
+  timing::AssistRoutineStore store64(
+      ptx::parseModule(kRoutineModuleHeader + cpackRoutines(64), "cpack.ptx"));
   timing::AssistExecutor exec64(store64);
   const CompressedLine h = compress(Algorithm::CPack, line.data(), 64, encoded);
   ASSERT_TRUE(h.compressible);
@@ -185,7 +187,8 @@ TEST(CPackRoutineCost, DecompressionTakesThirtyTwoWarpInstructionsWhateverTheLin
 }
 
 TEST(CPackRoutineCost, CompressingATwoEntryLineTakesSeventyTwoWarpInstructions) {
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + cpackRoutines(128), "cpack.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + cpackRoutines(128), "cpack.ptx"));
   timing::AssistExecutor exec(store);
   const uint32_t routine = store.require(kCPackCompressName);
   const std::vector<uint8_t> line = recordLine();

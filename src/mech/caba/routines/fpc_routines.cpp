@@ -25,7 +25,7 @@ constexpr uint32_t kPayloadNibbles = 0x82444210u;
 // which every word fits, is what a segment keeps when none of these fits.
 constexpr uint32_t kSearchOrder[] = {0, 1, 2, 6, 3, 4, 5};
 
-uint32_t laneMask(uint32_t lineBytes) {
+uint32_t fpcLaneMask(uint32_t lineBytes) {
   return fpcLanes(lineBytes) >= 32 ? ~0u : (1u << fpcLanes(lineBytes)) - 1;
 }
 
@@ -40,7 +40,7 @@ void payloadBits(RoutineText& t, int b, int code) {
 // segment's: an inclusive scan over the segments (lanes 8 apart). A shuffle whose source lane
 // is out of range returns the lane's own value (PTX), so the predicated add leaves it as is.
 void segmentScan(RoutineText& t, int incl, int tmp, int b, uint32_t lineBytes) {
-  const uint32_t mask = laneMask(lineBytes);
+  const uint32_t mask = fpcLaneMask(lineBytes);
   t.emit(fmt::format("shfl.sync.up.b32 %r{}|%p0, %r{}, {}, 0, {:#x};", incl, b, kSegmentLanes, mask));
   t.emit(fmt::format("@%p0 add.u32 %r{}, %r{}, %r{};", incl, incl, b));
   if (lineBytes / kFpcSegmentBytes == 4) {
@@ -59,7 +59,7 @@ void payloadPosition(RoutineText& t, int incl, int tmp, int b, uint32_t lineByte
 }
 
 // Algorithm 6. Registers: %r0 word (lane), %r1 buf, %r4 payload bits, %r5 code, %r6 position.
-std::string decompressRoutine(uint32_t L) {
+std::string fpcDecompressRoutine(uint32_t L) {
   RoutineText t;
   t.emit("ld.param.u64 %rd0, [line];");  // the live-in (the line's address)
   t.emit("mov.u32 %r0, %tid.x;");
@@ -121,8 +121,8 @@ void patternTest(RoutineText& t, uint32_t p) {
 // lanes of this lane's segment, then payload bits, then bits to write; %r4 the segment's code;
 // %r5 the scan, then the payload's position, then its address. %p2: the segment has no pattern
 // yet; %p1: lane 0.
-std::string compressRoutine(uint32_t L) {
-  const uint32_t mask = laneMask(L), W = fpcLanes(L), H = fpcHeadBytes(L);
+std::string fpcCompressRoutine(uint32_t L) {
+  const uint32_t mask = fpcLaneMask(L), W = fpcLanes(L), H = fpcHeadBytes(L);
   RoutineText t;
   t.emit("ld.param.u64 %rd0, [line];");  // the live-in (the line's address)
   t.emit("mov.u32 %r0, %tid.x;");
@@ -208,7 +208,7 @@ uint32_t fpcLanes(uint32_t lineBytes) { return lineBytes / 4; }
 std::string fpcRoutines(uint32_t lineBytes) {
   if (lineBytes != 64 && lineBytes != 128)
     throw std::invalid_argument(fmt::format("fpc routines: {}-byte lines (64 or 128)", lineBytes));
-  return decompressRoutine(lineBytes) + compressRoutine(lineBytes);
+  return fpcDecompressRoutine(lineBytes) + fpcCompressRoutine(lineBytes);
 }
 
 }  // namespace warpsim::mech::caba

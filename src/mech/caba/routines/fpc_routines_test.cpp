@@ -19,9 +19,7 @@
 namespace warpsim::mech::caba {
 namespace {
 
-const std::string kHeader = kRoutineModuleHeader;
-
-uint32_t activeMask(uint32_t lineBytes) {
+uint32_t fpcLaneMask(uint32_t lineBytes) {
   return fpcLanes(lineBytes) >= 32 ? ~0u : (1u << fpcLanes(lineBytes)) - 1;
 }
 
@@ -48,7 +46,7 @@ uint32_t wordFor(FpcPattern p, bool tie, std::mt19937_64& rng) {
 
 // A line whose segments are shaped for random patterns; the trial picks how often a segment is
 // raw, so that some lines compress with every pattern and some do not compress.
-void makeLine(uint8_t* line, uint32_t L, int trial, std::mt19937_64& rng) {
+void makeFpcLine(uint8_t* line, uint32_t L, int trial, std::mt19937_64& rng) {
   for (uint32_t s = 0; s < L / kFpcSegmentBytes; ++s) {
     FpcPattern p = FpcPattern(rng() % kFpcPatternCount);
     if (trial % 7 == 6) p = FpcPattern::Raw;                                 // incompressible
@@ -66,11 +64,12 @@ std::vector<uint8_t> codesOf(const uint8_t* encoded, uint32_t L) {
   return codes;
 }
 
-class FpcRoutines : public testing::TestWithParam<uint32_t> {};
+class FpcRoutines : public ::testing::TestWithParam<uint32_t> {};
 
 TEST_P(FpcRoutines, DecompressEveryPatternCombinationExactly) {
   const uint32_t L = GetParam();
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + fpcRoutines(L), "fpc.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + fpcRoutines(L), "fpc.ptx"));
   timing::AssistExecutor exec(store);
   const uint32_t routine = store.require(kFpcDecompressName);
   std::mt19937_64 rng(7);
@@ -79,11 +78,11 @@ TEST_P(FpcRoutines, DecompressEveryPatternCombinationExactly) {
   std::set<uint32_t> combinations;  // the segments' codes, 3 bits each
   for (int trial = 0; trial < 800; ++trial) {
     uint8_t line[128], encoded[128];
-    makeLine(line, L, trial, rng);
+    makeFpcLine(line, L, trial, rng);
     const CompressedLine c = compress(Algorithm::Fpc, line, L, encoded);
     if (!c.compressible) continue;
     const uint64_t address = 0x7f0000001000ull;
-    ASSERT_TRUE(exec.run(routine, activeMask(L), encoded, c.bytes, &address, 1)) << exec.error();
+    ASSERT_TRUE(exec.run(routine, fpcLaneMask(L), encoded, c.bytes, &address, 1)) << exec.error();
     ASSERT_EQ(std::memcmp(exec.shared() + L, line, L), 0)
         << "trial " << trial << " " << encodingName(Algorithm::Fpc, c.encoding);
     const std::vector<uint8_t> codes = codesOf(encoded, L);
@@ -113,7 +112,8 @@ TEST_P(FpcRoutines, DecompressEveryPatternCombinationExactly) {
 
 TEST_P(FpcRoutines, CompressWritesTheLibrarysBytes) {
   const uint32_t L = GetParam();
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + fpcRoutines(L), "fpc.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + fpcRoutines(L), "fpc.ptx"));
   timing::AssistExecutor exec(store);
   const uint32_t routine = store.require(kFpcCompressName);
   std::mt19937_64 rng(11);
@@ -121,11 +121,11 @@ TEST_P(FpcRoutines, CompressWritesTheLibrarysBytes) {
   std::set<std::pair<uint32_t, uint8_t>> codes;
   for (int trial = 0; trial < 800; ++trial) {
     uint8_t line[128], encoded[128];
-    makeLine(line, L, trial, rng);
+    makeFpcLine(line, L, trial, rng);
     if (trial % 50 == 0) std::memset(line, 0, L);  // the smallest encoding: the head alone
     const CompressedLine c = compress(Algorithm::Fpc, line, L, encoded);
     const uint64_t address = 0;
-    ASSERT_TRUE(exec.run(routine, activeMask(L), line, L, &address, 1)) << exec.error();
+    ASSERT_TRUE(exec.run(routine, fpcLaneMask(L), line, L, &address, 1)) << exec.error();
     const uint8_t* out = exec.shared() + L;
     if (!c.compressible) {
       EXPECT_EQ(out[0], 0xFF) << "trial " << trial;
@@ -149,7 +149,7 @@ TEST_P(FpcRoutines, CompressWritesTheLibrarysBytes) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(LineSizes, FpcRoutines, testing::Values(64u, 128u));
+INSTANTIATE_TEST_SUITE_P(LineSizes, FpcRoutines, ::testing::Values(64u, 128u));
 
 TEST(FpcRoutines, OnlySixtyFourAndOneTwentyEightByteLines) {
   EXPECT_THROW(fpcRoutines(32), std::invalid_argument);
@@ -165,7 +165,8 @@ std::vector<uint8_t> sext8Line() {
 }
 
 TEST(FpcRoutineCost, DecompressionTakesThirtyFiveWarpInstructionsWhateverTheLine) {
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + fpcRoutines(128), "fpc.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + fpcRoutines(128), "fpc.ptx"));
   timing::AssistExecutor exec(store);
   const uint32_t routine = store.require(kFpcDecompressName);
   const std::vector<uint8_t> line = sext8Line();
@@ -194,7 +195,8 @@ TEST(FpcRoutineCost, DecompressionTakesThirtyFiveWarpInstructionsWhateverTheLine
   EXPECT_EQ(std::memcmp(exec.shared() + 128, mixed.data(), 128), 0);
   EXPECT_EQ(exec.steps().size(), 35u);
   // At 64 B: one code bit-position instruction (3s) and one scan step (2) fewer: 32.
-  timing::AssistRoutineStore store64(ptx::parseModule(kHeader + fpcRoutines(64), "fpc.ptx"));
+  timing::AssistRoutineStore store64(
+      ptx::parseModule(kRoutineModuleHeader + fpcRoutines(64), "fpc.ptx"));
   timing::AssistExecutor exec64(store64);
   const CompressedLine h = compress(Algorithm::Fpc, line.data(), 64, encoded);
   ASSERT_EQ(h.bytes, 1u + 2 * 8);
@@ -204,7 +206,8 @@ TEST(FpcRoutineCost, DecompressionTakesThirtyFiveWarpInstructionsWhateverTheLine
 }
 
 TEST(FpcRoutineCost, CompressingASext8LineTakesSeventyEightWarpInstructions) {
-  timing::AssistRoutineStore store(ptx::parseModule(kHeader + fpcRoutines(128), "fpc.ptx"));
+  timing::AssistRoutineStore store(
+      ptx::parseModule(kRoutineModuleHeader + fpcRoutines(128), "fpc.ptx"));
   timing::AssistExecutor exec(store);
   const uint32_t routine = store.require(kFpcCompressName);
   const std::vector<uint8_t> line = sext8Line();

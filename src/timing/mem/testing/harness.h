@@ -21,6 +21,10 @@ namespace warpsim::timing::mem::testing {
 //   no DRAM return latency.
 MemoryParams tinyParams();
 
+// An address of the tests: line and page aligned, a page past the start of the device address
+// space (func::DeviceMemory::kBaseAddress).
+inline constexpr uint64_t kA = 0x7f00'0000'1000ull;
+
 // Instructions by opcode (only `op`, `space` and flags matter to the memory system).
 const ir::Instr& instr(ir::Op op, uint32_t flags = 0, uint8_t numSrc = 0);
 

@@ -13,13 +13,13 @@ namespace warpsim::timing {
 namespace {
 
 
-struct Fixture {
+struct ExecutorFixture {
   AssistRoutineStore store{ptx::parseModule(testing::kAssistStore, "store.ptx")};
   AssistExecutor exec{store, 64};
 };
 
 TEST(AssistRoutineStore, FindsRoutinesAndCountsTheirRegisters) {
-  Fixture f;
+  ExecutorFixture f;
   EXPECT_EQ(f.store.find("nope"), -1);
   const uint32_t add = f.store.require("add_k");
   EXPECT_EQ(f.store.name(add), "add_k");
@@ -42,7 +42,7 @@ TEST(AssistRoutineStore, RejectsGlobalVariables) {
 }
 
 TEST(AssistExecutor, RunsOnTheStagedBytesAndListsTheInstructions) {
-  Fixture f;
+  ExecutorFixture f;
   uint32_t line[32];
   for (uint32_t i = 0; i < 32; ++i) line[i] = 100 * i;
   const uint64_t k = 7;
@@ -68,7 +68,7 @@ TEST(AssistExecutor, RunsOnTheStagedBytesAndListsTheInstructions) {
 }
 
 TEST(AssistExecutor, DivergentRoutinesReportTheLanesOfEachPath) {
-  Fixture f;
+  ExecutorFixture f;
   ASSERT_TRUE(f.exec.run(f.store.require("skip_odd"), ~0u, nullptr, 0, nullptr, 0)) << f.exec.error();
   const std::vector<AssistStep>& s = f.exec.steps();
   ASSERT_EQ(s.size(), 9u);  // mov, and, setp, bra, then shl, mov, add, st (even lanes), exit
@@ -83,7 +83,7 @@ TEST(AssistExecutor, DivergentRoutinesReportTheLanesOfEachPath) {
 }
 
 TEST(AssistExecutor, ARunawayOrMiscalledRoutineIsAnError) {
-  Fixture f;
+  ExecutorFixture f;
   EXPECT_FALSE(f.exec.run(f.store.require("spin"), ~0u, nullptr, 0, nullptr, 0));
   EXPECT_EQ(f.exec.error(), "assist routine 'spin' ran more than 64 instructions");
   EXPECT_FALSE(f.exec.run(f.store.require("add_k"), ~0u, nullptr, 0, nullptr, 0));

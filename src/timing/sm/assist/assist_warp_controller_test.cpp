@@ -16,8 +16,8 @@ namespace {
 
 using Priority = IAssistWarp::Priority;
 
-struct Fixture {
-  explicit Fixture(AssistControllerParams p = {}, uint32_t schedulers = 2)
+struct ControllerFixture {
+  explicit ControllerFixture(AssistControllerParams p = {}, uint32_t schedulers = 2)
       : awc(store, p, schedulers, 8) {
     awc.beginKernel(20);
   }
@@ -59,7 +59,7 @@ Trace drive(AssistWarpController& awc, uint32_t scheduler, Priority p, Cycle lat
 }
 
 TEST(AssistWarpController, IssuesInOrderBehindItsScoreboardAndBlocksTheParent) {
-  Fixture f;
+  ControllerFixture f;
   ASSERT_EQ(f.add(4, Priority::High, 77), 0);
   EXPECT_TRUE(f.awc.blocksWarp(4));
   EXPECT_FALSE(f.awc.blocksWarp(5));
@@ -87,7 +87,7 @@ TEST(AssistWarpController, IssuesInOrderBehindItsScoreboardAndBlocksTheParent) {
 }
 
 TEST(AssistWarpController, RegistersMapAboveTheKernelsAndTheLanesFollowTheRoutine) {
-  Fixture f;
+  ControllerFixture f;
   f.add(0, Priority::High, 1);
   AssistInstr a;
   ASSERT_TRUE(f.awc.next(0, Priority::High, 0, a));  // ld.param %r1
@@ -104,7 +104,7 @@ TEST(AssistWarpController, LowPriorityInstancesShareTheirSmallPartition) {
   AssistControllerParams p;
   p.deployWidth = 4;
   p.lowBuffer = 2;
-  Fixture f(p);
+  ControllerFixture f(p);
   f.add(0, Priority::Low, 1);
   f.add(2, Priority::Low, 2);
   AssistInstr a;
@@ -127,7 +127,7 @@ TEST(AssistWarpController, LowPriorityInstancesShareTheirSmallPartition) {
 TEST(AssistWarpController, AFullTableRefusesAndKillFlushesAnEntry) {
   AssistControllerParams p;
   p.tableEntries = 2;
-  Fixture f(p);
+  ControllerFixture f(p);
   EXPECT_EQ(f.add(0, Priority::High, 1), 0);
   EXPECT_EQ(f.add(2, Priority::High, 2), 1);
   EXPECT_EQ(f.add(4, Priority::High, 3), -1);
@@ -157,7 +157,7 @@ TEST(AssistWarpController, AFullTableRefusesAndKillFlushesAnEntry) {
 }
 
 TEST(AssistWarpController, NextEventSaysWhenWorkCanMoveWithoutACompletion) {
-  Fixture f;
+  ControllerFixture f;
   EXPECT_EQ(f.awc.nextEvent(5), kNever);
   f.add(0, Priority::High, 1);
   EXPECT_EQ(f.awc.nextEvent(5), 5u);
