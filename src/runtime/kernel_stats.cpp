@@ -23,27 +23,29 @@ std::unique_ptr<func::ExecObserver> KernelStatsObserver::newPart() const {
   return std::make_unique<KernelStatsObserver>();
 }
 
-void KernelStatsObserver::addPart(const func::ExecObserver& part) {
-  const KernelStats& p = static_cast<const KernelStatsObserver&>(part).stats_;
-  KernelStats& s = stats_;
-  s.warpInstructions += p.warpInstructions;
-  s.activeLanes += p.activeLanes;
-  s.executedLanes += p.executedLanes;
-  for (size_t c = 0; c < kNumOpClasses; ++c) s.classMix[c] += p.classMix[c];
+void KernelStats::add(const KernelStats& p) {
+  warpInstructions += p.warpInstructions;
+  activeLanes += p.activeLanes;
+  executedLanes += p.executedLanes;
+  for (size_t c = 0; c < kNumOpClasses; ++c) classMix[c] += p.classMix[c];
   for (size_t k = 0; k < kNumSpaces; ++k) {
-    s.traffic[k].instructions += p.traffic[k].instructions;
-    s.traffic[k].laneAccesses += p.traffic[k].laneAccesses;
-    s.traffic[k].bytes += p.traffic[k].bytes;
+    traffic[k].instructions += p.traffic[k].instructions;
+    traffic[k].laneAccesses += p.traffic[k].laneAccesses;
+    traffic[k].bytes += p.traffic[k].bytes;
   }
-  s.loads += p.loads;
-  s.stores += p.stores;
-  s.atomics += p.atomics;
-  s.branches += p.branches;
-  s.divergentBranches += p.divergentBranches;
-  s.spill.loads += p.spill.loads;
-  s.spill.stores += p.spill.stores;
-  s.spill.loadBytes += p.spill.loadBytes;
-  s.spill.storeBytes += p.spill.storeBytes;
+  loads += p.loads;
+  stores += p.stores;
+  atomics += p.atomics;
+  branches += p.branches;
+  divergentBranches += p.divergentBranches;
+  spill.loads += p.spill.loads;
+  spill.stores += p.spill.stores;
+  spill.loadBytes += p.spill.loadBytes;
+  spill.storeBytes += p.spill.storeBytes;
+}
+
+void KernelStatsObserver::addPart(const func::ExecObserver& part) {
+  stats_.add(static_cast<const KernelStatsObserver&>(part).stats_);
 }
 
 void KernelStatsObserver::onExec(const func::ExecRecord& r) {

@@ -46,6 +46,8 @@ struct KernelStats {
                                        (32.0 * static_cast<double>(warpInstructions));
   }
   const SpaceTraffic& space(ir::Space s) const { return traffic[static_cast<size_t>(s)]; }
+  // Adds another launch's (or a part of one launch's) counts.
+  void add(const KernelStats& other);
   uint64_t ofClass(ir::OpClass c) const { return classMix[static_cast<size_t>(c)]; }
 };
 

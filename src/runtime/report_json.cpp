@@ -79,27 +79,7 @@ nlohmann::json valueSimilarityTotals(const std::vector<LaunchReport>& reports) {
 
 KernelStats sumStats(const std::vector<LaunchReport>& reports) {
   KernelStats sum;
-  for (const LaunchReport& r : reports) {
-    const KernelStats& s = r.stats;
-    sum.warpInstructions += s.warpInstructions;
-    sum.activeLanes += s.activeLanes;
-    sum.executedLanes += s.executedLanes;
-    for (size_t c = 0; c < kNumOpClasses; ++c) sum.classMix[c] += s.classMix[c];
-    for (size_t sp = 0; sp < kNumSpaces; ++sp) {
-      sum.traffic[sp].instructions += s.traffic[sp].instructions;
-      sum.traffic[sp].laneAccesses += s.traffic[sp].laneAccesses;
-      sum.traffic[sp].bytes += s.traffic[sp].bytes;
-    }
-    sum.loads += s.loads;
-    sum.stores += s.stores;
-    sum.atomics += s.atomics;
-    sum.branches += s.branches;
-    sum.divergentBranches += s.divergentBranches;
-    sum.spill.loads += s.spill.loads;
-    sum.spill.stores += s.spill.stores;
-    sum.spill.loadBytes += s.spill.loadBytes;
-    sum.spill.storeBytes += s.spill.storeBytes;
-  }
+  for (const LaunchReport& r : reports) sum.add(r.stats);
   return sum;
 }
 
